@@ -52,7 +52,8 @@ type Index struct {
 	// TopicStart[len(Topics)] is the number of partitions.
 	TopicStart []int32
 	// Subscriptions[m] are member m's subscribed topics that are in the
-	// metadata: topic numbers, ascending, distinct.
+	// metadata: topic numbers, ascending, distinct. Members with identical
+	// subscriptions may share one slice.
 	Subscriptions [][]int32
 	// Subscribers[t] are the members subscribed to topic t, ascending.
 	Subscribers [][]int32
@@ -224,15 +225,36 @@ func normalizePartitions(t *Topic) {
 func (ix *Index) indexSubscriptions() {
 	ix.Subscriptions = make([][]int32, len(ix.Members))
 	ix.Subscribers = make([][]int32, len(ix.Topics))
+	// Groups usually hold a few distinct subscriptions shared by many
+	// members: reuse the resolved list of a recent identical one instead of
+	// looking every topic name up again (the lists are read-only).
+	type resolved struct {
+		raw  []string
+		subs []int32
+	}
+	var recent []resolved
 	for m, mem := range ix.Members {
-		subs := make([]int32, 0, len(mem.Topics))
-		for _, name := range mem.Topics {
-			if t, ok := ix.topicByName[name]; ok {
-				subs = append(subs, t)
+		var subs []int32
+		for _, r := range recent {
+			if slices.Equal(r.raw, mem.Topics) {
+				subs = r.subs
+				break
 			}
 		}
-		slices.Sort(subs)
-		subs = slices.Compact(subs)
+		if subs == nil {
+			subs = make([]int32, 0, len(mem.Topics))
+			for _, name := range mem.Topics {
+				if t, ok := ix.topicByName[name]; ok {
+					subs = append(subs, t)
+				}
+			}
+			slices.Sort(subs)
+			subs = slices.Compact(subs)
+			if len(recent) == 4 {
+				recent = recent[1:]
+			}
+			recent = append(recent, resolved{mem.Topics, subs})
+		}
 		ix.Subscriptions[m] = subs
 		for _, t := range subs {
 			ix.Subscribers[t] = append(ix.Subscribers[t], int32(m))
