@@ -1,0 +1,89 @@
+// Package wire is the one place in this module that knows the bytes of
+// Kafka's consumer protocol: the ConsumerProtocolSubscription a member sends
+// in JoinGroup, the ConsumerProtocolAssignment the leader sends back in
+// SyncGroup, and the user-data layouts of the cooperative-sticky and eager
+// sticky assignors. It imports only the standard library and the root
+// package.
+//
+// # Walk-through
+//
+// A leader decodes each member's JoinGroup metadata and turns it into the
+// root package's view of the member:
+//
+//	sub, err := wire.DecodeSubscription(metadata)
+//	if err != nil { ... }            // a *wire.DecodeError naming the field
+//	m := sub.Member(memberID, instanceID)
+//
+// After assigning, it encodes each member's plan, appending into one buffer
+// if it likes:
+//
+//	buf = wire.Assignment{Partitions: mp.Assigned, UserData: mp.UserData}.AppendTo(buf[:0])
+//
+// A member builds its subscription the other way round: sort Topics and
+// Owned (Java does, KAFKA-12898; the encoders write what they are given),
+// then AppendTo.
+//
+// # Byte layouts
+//
+// Big-endian Kafka primitives, non-flexible (no tagged fields, no compact
+// lengths): string is an int16 length then bytes, bytes an int32 length then
+// bytes, [T] an int32 count then the Ts; a length of -1 is null.
+//
+// ConsumerProtocolSubscription, versions 0 to 3:
+//
+//	int16 version
+//	[string] topics
+//	nullable bytes user_data                      (int32 len or -1)
+//	[owned_partitions: string topic, [int32]]     (v1+)
+//	int32 generation_id                           (v2+; -1 when unknown)
+//	nullable string rack_id                       (v3+; int16 len or -1)
+//
+// ConsumerProtocolAssignment, versions 0 to 3 (one layout):
+//
+//	int16 version
+//	[assigned_partitions: string topic, [int32]]
+//	nullable bytes user_data
+//
+// cooperative-sticky user data (Java, sarama):
+//
+//	int32 generation
+//
+// Eager sticky user data, version 1 (Java, sarama StickyAssignorUserDataV1,
+// franz-go kmsg.StickyMemberMetadata; no version field):
+//
+//	[previous_assignment: string topic, [int32]]
+//	int32 generation                              (absent in v0)
+//
+// # Tolerance
+//
+// The decoders accept what sarama and franz-go accept from real clients: a
+// subscription field of version 1 or later that is missing because the input
+// ends just before it decodes as absent (kafka-go sends v1 without owned
+// partitions: franz-go issue #493); bytes after the last known field are
+// ignored; a version above 3 decodes as its version-3 prefix, as Java does.
+// A null array reads as empty, a null non-nullable string as "". Anything
+// else malformed is a [*DecodeError] wrapping [ErrTruncated],
+// [ErrNegativeLength] or [ErrUnsupportedVersion], naming the message, the
+// field and its byte offset.
+//
+// # Bounded decoding
+//
+// Every decoder checks the whole input before it allocates: an array of n
+// int32 needs 4n bytes left, of n strings 2n, of n topic-partitions entries
+// 6n. A forged length therefore fails fast, and a decoded value never holds
+// more than its input describes. Results never alias the input; the strings
+// of one value share one allocation, and so do its partition slices (each
+// with its capacity clipped, so appending to one never writes into another).
+//
+// # Encoding cost
+//
+// Each AppendTo measures its output first and grows dst once, so encoding
+// into a reused buffer allocates nothing.
+//
+// # KIPs
+//
+// KIP-54 and KIP-341 (sticky user data and its generation), KIP-429
+// (owned partitions, subscription v1), KIP-792 (generation_id, subscription
+// v2), KIP-881 (rack_id, subscription v3). KAFKA-12898: sort topics and owned
+// partitions before encoding.
+package wire
