@@ -1,0 +1,71 @@
+// Package member is the member side of the classic consumer-group protocol,
+// eager and cooperative (KIP-429), as a pure state machine.
+//
+// # Walk-through
+//
+// A [Machine] has no clock, no goroutines and no I/O; like etcd raft's
+// node, events go in and actions come out. The caller (a client adapter, or
+// the group simulator in package groupsim) sends the requests the actions
+// ask for, runs the callbacks, and feeds the coordinator's answers back:
+//
+//	m := member.New(member.Config{Topics: []string{"t0"}, Protocol: assignor.Cooperative})
+//	acts := m.Step(member.Start{})             // [SendJoin member="" owned=[] gen=-1]
+//	acts = m.Step(member.JoinResponse{MemberID: "m1", Generation: 1})  // [SendSync]
+//	acts = m.Step(member.SyncResponse{Generation: 1, Assigned: ...})
+//	// [OnAssignment, OnAssigned, StartDelivery]
+//
+// The caller heartbeats while [Machine.Phase] is [Stable], with
+// [Machine.MemberID] and [Machine.Generation], and steps every answer.
+//
+// # The rules
+//
+// Before a JoinGroup caused by a subscription or metadata change,
+// REBALANCE_IN_PROGRESS (heartbeat, commit or sync) or MEMBER_ID_REQUIRED, a
+// cooperative member keeps what it owns and claims it, with the generation
+// in which it got it; an eager member revokes everything first. A
+// subscription change first revokes the partitions of topics no longer
+// subscribed and keeps the rest.
+//
+// UNKNOWN_MEMBER_ID resets the generation and the member ID;
+// ILLEGAL_GENERATION resets the generation and keeps the ID. In both cases
+// every owned partition is lost ([OnLost], no commit) and the member rejoins
+// owning none. FENCED_INSTANCE_ID (a static member replaced by a newer
+// instance) loses everything and stops for good. A heartbeat or commit error
+// that answers an older generation than the member's current one is
+// ignored, and so is one that arrives while a JoinGroup or SyncGroup is in
+// flight (that answer carries the coordinator's verdict).
+//
+// On a SyncGroup answer, revoked = owned − assigned and added = assigned −
+// owned. The member stops delivering the revoked partitions, runs the
+// revoked callback and commits their final offsets, all before it rejoins;
+// then it runs the assignor's on-assignment hook, then the assigned callback
+// (always, even with nothing added, as Java does), then starts delivering
+// the added partitions. A cooperative member that revoked anything rejoins
+// at once, which is how the group learns that a follow-up rebalance is due
+// (the wire carries no NEEDS_REJOIN).
+//
+// # Deviations from the KIP-429 design text
+//
+// Both follow Java's consumer (ConsumerCoordinator), the reference
+// implementation:
+//   - On a subscription change the design revokes nothing before the
+//     JoinGroup; Java (onJoinPrepare) revokes the partitions of topics no
+//     longer subscribed, so the leader never sees claims the member does not
+//     want. So do we.
+//   - After SyncGroup the design calls the assigned callback before the
+//     revoked one; Java revokes first, then calls the assignor's
+//     onAssignment, then onPartitionsAssigned, so an application never holds
+//     a partition it is told to give up while it starts new ones. So do we.
+//
+// Further choices where the design is silent: the generation of the owned
+// partitions changes only on a successful SyncGroup (a claim carries the
+// generation in which it was received, as KIP-792 intends); a subscription or
+// metadata change during a rebalance makes the member rejoin once that
+// rebalance completes; any JoinGroup error the rules do not name stops the
+// member with [ErrJoinRejected].
+//
+// # KIPs
+//
+// KIP-429 (incremental cooperative rebalancing), KIP-345 (static members),
+// KIP-394 (MEMBER_ID_REQUIRED), KIP-792 (generation of owned partitions).
+package member

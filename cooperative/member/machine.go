@@ -1,0 +1,380 @@
+package member
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+
+	"github.com/kgroup/assignor"
+)
+
+// Errors carried by [Stop] actions, wrapped in a [*StopError].
+var (
+	// ErrFenced: another instance with the same static instance ID replaced
+	// the member (FENCED_INSTANCE_ID). The member must not rejoin.
+	ErrFenced = errors.New("assignor: static member fenced by a newer instance")
+	// ErrJoinRejected: the coordinator rejected the JoinGroup with an error
+	// the rules do not retry (such as INCONSISTENT_GROUP_PROTOCOL).
+	ErrJoinRejected = errors.New("assignor: join rejected by the coordinator")
+)
+
+// StopError says why a member stopped: the member, its instance and
+// generation, and the coordinator's error code.
+type StopError struct {
+	MemberID   string
+	InstanceID string
+	Generation int32
+	Code       ErrorCode
+	Err        error
+}
+
+func (e *StopError) Error() string {
+	who := "member " + strconv.Quote(e.MemberID)
+	if e.InstanceID != "" {
+		who += " (instance " + strconv.Quote(e.InstanceID) + ")"
+	}
+	return "assignor: " + who + " generation " + strconv.Itoa(int(e.Generation)) + ": " + e.Code.String() + ": " + trimPrefix(e.Err)
+}
+
+func (e *StopError) Unwrap() error { return e.Err }
+
+func trimPrefix(err error) string {
+	s := err.Error()
+	if len(s) > len("assignor: ") && s[:len("assignor: ")] == "assignor: " {
+		return s[len("assignor: "):]
+	}
+	return s
+}
+
+// Phase is where a member stands in the classic group protocol.
+type Phase uint8
+
+const (
+	// Unjoined: created, [Start] not yet stepped.
+	Unjoined Phase = iota
+	// Joining: a JoinGroup is in flight.
+	Joining
+	// Syncing: a SyncGroup is in flight.
+	Syncing
+	// Stable: the member has its assignment and heartbeats.
+	Stable
+	// Stopped: the member left the group for good; it ignores every event.
+	Stopped
+)
+
+func (p Phase) String() string {
+	switch p {
+	case Unjoined:
+		return "unjoined"
+	case Joining:
+		return "joining"
+	case Syncing:
+		return "syncing"
+	case Stable:
+		return "stable"
+	case Stopped:
+		return "stopped"
+	}
+	return "phase(" + strconv.Itoa(int(p)) + ")"
+}
+
+// Config is a member's fixed configuration.
+type Config struct {
+	// InstanceID is the static instance ID (KIP-345, Java's
+	// group.instance.id), or "" for a dynamic member.
+	InstanceID string
+	// Topics is the initial subscription.
+	Topics []string
+	// Protocol is the rebalance protocol: [assignor.Cooperative] if every
+	// assignor the member configures supports it (Java's rule), else
+	// [assignor.Eager]. The zero value is Eager.
+	Protocol assignor.Protocol
+}
+
+// Machine is one member's side of the classic group protocol. It is a pure
+// state machine: no clock, no goroutines, no I/O. The caller feeds it events
+// with [Machine.Step] and carries out the returned actions in order.
+// A Machine is not safe for concurrent use.
+type Machine struct {
+	instanceID string
+	protocol   assignor.Protocol
+	topics     []string
+
+	phase      Phase
+	memberID   string
+	generation int32                      // generation of owned, or NoGeneration
+	joined     int32                      // generation the last JoinGroup returned
+	owned      []assignor.TopicPartitions // canonical
+	last       []assignor.TopicPartitions // last assignment not lost (canonical)
+	rejoin     bool                       // a rejoin trigger arrived during a join or sync
+}
+
+// New returns an unjoined machine for cfg. It copies what it keeps.
+func New(cfg Config) *Machine {
+	return &Machine{
+		instanceID: cfg.InstanceID,
+		protocol:   cfg.Protocol,
+		topics:     slices.Clone(cfg.Topics),
+		generation: assignor.NoGeneration,
+		joined:     assignor.NoGeneration,
+	}
+}
+
+// Phase returns the member's phase.
+func (m *Machine) Phase() Phase { return m.phase }
+
+// MemberID returns the member ID, "" before the first successful join and
+// after UNKNOWN_MEMBER_ID.
+func (m *Machine) MemberID() string { return m.memberID }
+
+// InstanceID returns the static instance ID, or "".
+func (m *Machine) InstanceID() string { return m.instanceID }
+
+// Generation returns the generation of the member's current assignment, or
+// [assignor.NoGeneration]. Heartbeats and commits carry it.
+func (m *Machine) Generation() int32 { return m.generation }
+
+// Protocol returns the rebalance protocol the member follows.
+func (m *Machine) Protocol() assignor.Protocol { return m.protocol }
+
+// Owned returns a copy of the partitions the member owns, sorted by topic and
+// partition.
+func (m *Machine) Owned() []assignor.TopicPartitions { return assignor.CloneTopicPartitions(m.owned) }
+
+// Topics returns a copy of the member's subscription.
+func (m *Machine) Topics() []string { return slices.Clone(m.topics) }
+
+// Step applies one event and returns the actions it causes, in the order the
+// caller must carry them out. An event that does not apply to the current
+// phase (a response nobody waits for, an answer for an older generation)
+// returns no actions. Step never panics.
+func (m *Machine) Step(ev Event) []Action {
+	if m.phase == Stopped {
+		return nil
+	}
+	switch ev := ev.(type) {
+	case Start:
+		if m.phase != Unjoined {
+			return nil
+		}
+		return m.join(nil)
+	case Leave:
+		return m.leave()
+	case SubscriptionChanged:
+		m.topics = slices.Clone(ev.Topics)
+		return m.trigger()
+	case MetadataChanged:
+		return m.trigger()
+	case HeartbeatResponse:
+		return m.groupError(ev.Generation, ev.Err)
+	case CommitResponse:
+		return m.groupError(ev.Generation, ev.Err)
+	case JoinResponse:
+		return m.joinResponse(ev)
+	case SyncResponse:
+		return m.syncResponse(ev)
+	}
+	return nil
+}
+
+// trigger handles a subscription or metadata change: a stable member rejoins
+// keeping what it owns; a member in the middle of a rebalance rejoins once it
+// has completed, because the leader may have assigned with the old view.
+func (m *Machine) trigger() []Action {
+	switch m.phase {
+	case Stable:
+		return m.join(nil)
+	case Joining, Syncing:
+		m.rejoin = true
+	}
+	return nil
+}
+
+// groupError handles a Heartbeat or OffsetCommit answer. While a JoinGroup
+// or SyncGroup is in flight such answers are ignored: the join or sync answer
+// carries the coordinator's verdict.
+func (m *Machine) groupError(gen int32, code ErrorCode) []Action {
+	if m.phase != Stable || code == None || gen < m.generation {
+		return nil
+	}
+	switch code {
+	case RebalanceInProgress:
+		return m.join(nil)
+	case UnknownMemberID:
+		return m.lose(true)
+	case IllegalGeneration:
+		return m.lose(false)
+	case FencedInstanceID:
+		return m.fenced(code)
+	}
+	return nil
+}
+
+func (m *Machine) joinResponse(ev JoinResponse) []Action {
+	if m.phase != Joining {
+		return nil
+	}
+	switch ev.Err {
+	case None:
+		m.memberID = ev.MemberID
+		m.joined = ev.Generation
+		m.phase = Syncing
+		return []Action{SendSync{MemberID: m.memberID, Generation: m.joined}}
+	case MemberIDRequired:
+		m.memberID = ev.MemberID
+		return m.join(nil)
+	case RebalanceInProgress:
+		return m.join(nil)
+	case UnknownMemberID:
+		return m.lose(true)
+	case IllegalGeneration:
+		return m.lose(false)
+	case FencedInstanceID:
+		return m.fenced(ev.Err)
+	}
+	acts := m.loseAll()
+	m.phase = Stopped
+	return append(acts, Stop{Err: m.stopError(ev.Err, ErrJoinRejected)})
+}
+
+func (m *Machine) syncResponse(ev SyncResponse) []Action {
+	if m.phase != Syncing || ev.Generation != m.joined {
+		return nil
+	}
+	switch ev.Err {
+	case None:
+		return m.assign(ev)
+	case RebalanceInProgress:
+		return m.join(nil)
+	case UnknownMemberID:
+		return m.lose(true)
+	case IllegalGeneration:
+		return m.lose(false)
+	case FencedInstanceID:
+		return m.fenced(ev.Err)
+	}
+	return m.join(nil)
+}
+
+// assign applies a successful SyncGroup, in Java's order: revoke what was
+// taken away (stop delivery, callback, final commit), adopt the assignment,
+// run the assignor's hook, then the assigned callback and delivery of the
+// added partitions. A cooperative member that revoked anything rejoins at
+// once (KIP-429's second round).
+//
+//	owned [t0p0 t0p1], assigned [t0p1 t0p2]: revoked [t0p0], added [t0p2]
+func (m *Machine) assign(ev SyncResponse) []Action {
+	assigned := normalize(ev.Assigned)
+	revoked := minus(m.owned, assigned)
+	added := minus(assigned, m.owned)
+	var acts []Action
+	if len(revoked) > 0 {
+		acts = append(acts, m.revoke(revoked)...)
+	}
+	m.owned = assigned
+	m.last = assignor.CloneTopicPartitions(assigned)
+	m.generation = ev.Generation
+	acts = append(acts,
+		OnAssignment{Assigned: assignor.CloneTopicPartitions(assigned), UserData: slices.Clone(ev.UserData), Generation: ev.Generation},
+		OnAssigned{Partitions: added},
+	)
+	if len(added) > 0 {
+		acts = append(acts, StartDelivery{Partitions: assignor.CloneTopicPartitions(added)})
+	}
+	m.phase = Stable
+	if (len(revoked) > 0 && m.protocol == assignor.Cooperative) || m.rejoin {
+		acts = append(acts, m.join(nil)...)
+	}
+	return acts
+}
+
+// revoke gives up ps (a subset of owned) in order: stop delivery, the revoked
+// callback, the final commit. It removes ps from owned.
+func (m *Machine) revoke(ps []assignor.TopicPartitions) []Action {
+	m.owned = minus(m.owned, ps)
+	return []Action{
+		StopDelivery{Partitions: assignor.CloneTopicPartitions(ps)},
+		OnRevoked{Partitions: assignor.CloneTopicPartitions(ps)},
+		CommitOffsets{Partitions: assignor.CloneTopicPartitions(ps), Generation: m.generation},
+	}
+}
+
+// join sends a JoinGroup, after the revocations the protocol requires: in
+// eager mode everything owned, in cooperative mode the partitions of topics
+// the member no longer subscribes to (Java's onJoinPrepare; the KIP-429
+// design text revokes nothing here). acts are prepended.
+func (m *Machine) join(acts []Action) []Action {
+	var drop []assignor.TopicPartitions
+	if m.protocol == assignor.Cooperative {
+		drop = outsideTopics(m.owned, m.topics)
+	} else {
+		drop = assignor.CloneTopicPartitions(m.owned)
+	}
+	if len(drop) > 0 {
+		acts = append(acts, m.revoke(drop)...)
+	}
+	m.phase = Joining
+	m.rejoin = false
+	return append(acts, SendJoin{
+		MemberID:       m.memberID,
+		InstanceID:     m.instanceID,
+		Topics:         slices.Clone(m.topics),
+		Owned:          assignor.CloneTopicPartitions(m.owned),
+		Generation:     m.generation,
+		LastAssignment: assignor.CloneTopicPartitions(m.last),
+	})
+}
+
+// lose handles UNKNOWN_MEMBER_ID (resetID) and ILLEGAL_GENERATION: every
+// owned partition is lost, the generation is reset (and the member ID with
+// UNKNOWN_MEMBER_ID), and the member rejoins owning nothing.
+func (m *Machine) lose(resetID bool) []Action {
+	acts := m.loseAll()
+	if resetID {
+		m.memberID = ""
+	}
+	return m.join(acts)
+}
+
+// loseAll declares every owned partition lost and resets the generation.
+func (m *Machine) loseAll() []Action {
+	var acts []Action
+	if len(m.owned) > 0 {
+		acts = []Action{
+			StopDelivery{Partitions: assignor.CloneTopicPartitions(m.owned)},
+			OnLost{Partitions: assignor.CloneTopicPartitions(m.owned)},
+		}
+	}
+	m.owned, m.last = nil, nil
+	m.generation, m.joined = assignor.NoGeneration, assignor.NoGeneration
+	return acts
+}
+
+// fenced handles FENCED_INSTANCE_ID: everything is lost and the member stops
+// for good; it never rejoins.
+func (m *Machine) fenced(code ErrorCode) []Action {
+	gen := m.generation
+	acts := m.loseAll()
+	m.phase = Stopped
+	err := &StopError{MemberID: m.memberID, InstanceID: m.instanceID, Generation: gen, Code: code, Err: ErrFenced}
+	return append(acts, Stop{Err: err})
+}
+
+// leave closes the member: it revokes what it owns (stop delivery, callback,
+// final commit), sends a LeaveGroup if it is a dynamic member that has an ID,
+// and stops.
+func (m *Machine) leave() []Action {
+	var acts []Action
+	if len(m.owned) > 0 {
+		acts = m.revoke(assignor.CloneTopicPartitions(m.owned))
+	}
+	if m.instanceID == "" && m.memberID != "" {
+		acts = append(acts, SendLeave{MemberID: m.memberID})
+	}
+	m.phase = Stopped
+	return append(acts, Stop{})
+}
+
+func (m *Machine) stopError(code ErrorCode, err error) error {
+	return &StopError{MemberID: m.memberID, InstanceID: m.instanceID, Generation: m.generation, Code: code, Err: err}
+}
