@@ -323,9 +323,9 @@ func TestStep(t *testing.T) {
 				m.Step(Start{})
 				return m
 			},
-			event:     JoinResponse{Err: InconsistentGroupProtocol},
-			want:      []string{`Stop: assignor: member "" generation -1: INCONSISTENT_GROUP_PROTOCOL: join rejected by the coordinator`},
-			phase:     Stopped, gen: -1,
+			event: JoinResponse{Err: InconsistentGroupProtocol},
+			want:  []string{`Stop: assignor: member "" generation -1: INCONSISTENT_GROUP_PROTOCOL: join rejected by the coordinator`},
+			phase: Stopped, gen: -1,
 			stopError: ErrJoinRejected,
 		},
 		{
