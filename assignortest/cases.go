@@ -1,0 +1,325 @@
+package assignortest
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/kgroup/assignor"
+)
+
+const bigGroupCase = "big-group"
+
+// cases are the kit's cases, in the order they run. Every case checks each
+// plan it gets with [assignor.CheckPlan] (through runner.settle), so the
+// rules of the plan checker apply everywhere: one entry per member, no
+// partition twice, only to subscribers, nothing outside the metadata,
+// everything assigned (for cooperative assignors, once the follow-up round
+// has run) and, for cooperative assignors, claimed partitions only to their
+// valid owner.
+var cases = []Case{
+	{Name: "name", Rule: "Name is a non-empty protocol name, the same from every instance.", run: checkName},
+	{Name: "empty-group", Rule: "A group without members gets a plan without entries, and no error.", run: checkEmptyGroup},
+	{Name: "no-subscriptions", Rule: "Members that subscribe to nothing get an empty entry each.", run: checkNoSubscriptions},
+	{Name: "unknown-topics", Rule: "Subscribed topics missing from the metadata are ignored, never an error.", run: checkUnknownTopics},
+	{Name: "one-member", Rule: "A lone member gets every partition of the topics it subscribes to, and no other.", run: checkOneMember},
+	{Name: "more-members-than-partitions", Rule: "With more members than partitions every partition is still assigned exactly once.", run: checkMoreMembers},
+	{Name: "heterogeneous-subscriptions", Rule: "Only a topic's subscribers receive its partitions.", run: checkHeterogeneous},
+	{Name: "claims", Rule: "Valid, stale and contested claims, a new member and a member that left its topic are handled; a cooperative assignor gives a claimed partition only to its valid owner and settles in the follow-up round.", run: checkClaims},
+	{Name: "odd-claims", Rule: "Claims outside the metadata, negative, without generation or duplicated never cause a panic, an error or a double assignment.", run: checkOddClaims},
+	{Name: "invalid-group", Rule: "A group with an empty or duplicate member ID is an error, never a plan or a panic.", run: checkInvalidGroup},
+	{Name: "determinism", Rule: "The same group gives the same plan, twice from one instance and once from a fresh one.", run: checkDeterminism},
+	{Name: "permutation-invariance", Rule: "The plan does not depend on the order of members, topics, partitions, subscriptions or claims.", run: checkPermutations},
+	{Name: "input-not-mutated", Rule: "Assign does not change its input, and the plan shares no memory with it.", run: checkNotMutated},
+	{Name: "balanced", Requires: "balanced", Rule: "With identical subscriptions no member gets more than one partition above another.", run: checkBalance},
+	{Name: "sticky-keeps-ownership", Requires: "sticky", Rule: "When valid ownership is complete and balanced, the plan keeps it unchanged.", run: checkKeepsOwnership},
+	{Name: "sticky-join-leave", Requires: "sticky", Rule: "After one member joins or leaves (identical subscriptions) only the partitions balance requires move.", run: checkJoinLeave},
+	{Name: bigGroupCase, Rule: "A group of 1,000 members and 100,000 partitions is assigned, and correctly.", run: checkBigGroup},
+}
+
+func checkName(r *runner) {
+	name := r.a.Name()
+	if name == "" {
+		r.fail(fmt.Errorf("%w: Name() is empty", ErrBadName))
+	}
+	if other := r.newAssignor().Name(); other != name {
+		r.fail(fmt.Errorf("%w: Name() is %q, then %q from another instance", ErrBadName, name, other))
+	}
+}
+
+func checkEmptyGroup(r *runner) {
+	r.inGroup("no members, no topics")
+	r.settle(assignor.Group{})
+	r.inGroup("no members, one topic")
+	r.settle(assignor.Group{Topics: []assignor.Topic{topic("t0", 3)}})
+}
+
+func checkNoSubscriptions(r *runner) {
+	r.settle(assignor.Group{
+		Members: []assignor.Member{member("a"), member("b"), owning(member("c"), 2, tps("t0", 1))},
+		Topics:  []assignor.Topic{topic("t0", 3)},
+	})
+}
+
+func checkUnknownTopics(r *runner) {
+	r.settle(assignor.Group{
+		Members: []assignor.Member{member("a", "t0", "missing"), member("b", "missing", "also-missing"), member("c", "also-missing", "t0")},
+		Topics:  []assignor.Topic{topic("t0", 3)},
+	})
+}
+
+func checkOneMember(r *runner) {
+	r.settle(assignor.Group{
+		Members: []assignor.Member{member("only", "t0", "t1", "empty")},
+		Topics:  []assignor.Topic{topic("t0", 3), topic("t1", 2), topic("t2", 4), topic("empty", 0)},
+	})
+}
+
+func checkMoreMembers(r *runner) {
+	_, plan, ok := r.settle(uniform(5, topic("t0", 2)))
+	if ok && r.balanced {
+		r.failAll(checkBalanced(plan))
+	}
+}
+
+func checkHeterogeneous(r *runner) {
+	r.inGroup("Java's example")
+	r.settle(javaHeterogeneous())
+	r.inGroup("mixed subscriptions")
+	r.settle(mixedSubscriptions())
+}
+
+func checkClaims(r *runner) {
+	// old1 and old2 own everything at generation 4; stale claims an old
+	// generation's partitions; tie claims t1/3 at generation 4 as old2 does,
+	// so nobody owns it; quitter, at generation 9, owns t0/5 but no longer
+	// subscribes to t0; new owns nothing.
+	r.inGroup("join with stale, contested and abandoned claims")
+	r.settle(assignor.Group{
+		Members: []assignor.Member{
+			owning(member("old1", "t0", "t1"), 4, tps("t0", 0, 1, 2), tps("t1", 0, 1)),
+			owning(member("old2", "t0", "t1"), 4, tps("t0", 3, 4), tps("t1", 2, 3)),
+			owning(member("stale", "t0", "t1"), 2, tps("t0", 0, 3)),
+			owning(member("tie", "t0", "t1"), 4, tps("t1", 3)),
+			owning(member("quitter", "t1"), 9, tps("t0", 5)),
+			member("new", "t0", "t1"),
+		},
+		Topics: []assignor.Topic{topic("t0", 6), topic("t1", 4)},
+	})
+	// A member left: its partitions are unclaimed; the rest stay put.
+	r.inGroup("leave")
+	r.settle(withoutMember(withBlockOwnership(uniform(3, topic("t0", 4), topic("t1", 5)), 3, 6), 1))
+}
+
+func checkOddClaims(r *runner) {
+	r.settle(assignor.Group{
+		Members: []assignor.Member{
+			// Duplicates within one member, out of range, unknown topic, negative.
+			owning(member("a", "t0", "t1", "t9"), 3, tps("t0", 0, 1, 1), tps("t0", 2), tps("t0", 99), tps("t9", 0), tps("t0", -1)),
+			// t0/0 at the same generation as a: contested.
+			owning(member("b", "t0", "t1"), 3, tps("t0", 0), tps("t1", 0)),
+			// Stale against a and b.
+			owning(member("c", "t0", "t1"), 1, tps("t0", 1), tps("t1", 0)),
+			// Claims without a generation: t1/1 tied at NoGeneration.
+			owning(member("d", "t0", "t1"), assignor.NoGeneration, tps("t1", 1)),
+			owning(member("e", "t0", "t1"), assignor.NoGeneration, tps("t1", 1, 2)),
+			// A negative generation reads as NoGeneration: tied with e on t1/2.
+			owning(member("f", "t1"), -7, tps("t1", 2)),
+			// Outside claims at a higher generation than a's.
+			owning(member("h", "t0", "t1", "t9"), 5, tps("t0", 3), tps("t9", 0), tps("t1", 7)),
+			member("new", "t0", "t1"),
+		},
+		Topics: []assignor.Topic{topic("t0", 4), topic("t1", 3)},
+	})
+}
+
+func checkInvalidGroup(r *runner) {
+	for _, tt := range []struct {
+		name string
+		g    assignor.Group
+	}{
+		{"empty member ID", assignor.Group{Members: []assignor.Member{member("a", "t0"), member("", "t0")}, Topics: []assignor.Topic{topic("t0", 2)}}},
+		{"duplicate member ID", assignor.Group{Members: []assignor.Member{member("a", "t0"), member("b", "t0"), member("a", "t0")}, Topics: []assignor.Topic{topic("t0", 2)}}},
+	} {
+		r.inGroup("%s", tt.name)
+		_, err := safeAssign(r.a, tt.g.Clone())
+		switch {
+		case errors.Is(err, ErrPanic):
+			r.fail(err)
+		case err == nil:
+			r.fail(fmt.Errorf("%w: %s gave a plan and no error", ErrAcceptedInvalid, tt.name))
+		}
+	}
+}
+
+func checkDeterminism(r *runner) {
+	for _, tt := range []struct {
+		name string
+		g    assignor.Group
+	}{{"rich group", richGroup()}, {"mixed subscriptions", mixedSubscriptions()}} {
+		r.inGroup("%s", tt.name)
+		first, ok := r.call(r.a, tt.g)
+		if !ok {
+			continue
+		}
+		if again, ok := r.call(r.a, tt.g); ok {
+			r.failAll(diffPlans(first, again, ErrNondeterministic))
+		}
+		r.inGroup("%s, fresh instance", tt.name)
+		if fresh, ok := r.call(r.newAssignor(), tt.g); ok {
+			r.failAll(diffPlans(first, fresh, ErrNondeterministic))
+		}
+	}
+}
+
+func checkPermutations(r *runner) {
+	groups := []struct {
+		name string
+		g    assignor.Group
+	}{
+		{"rich group", richGroup()},
+		{"mixed subscriptions", mixedSubscriptions()},
+		{"Java's example", javaHeterogeneous()},
+		{"uniform with claims", withBlockOwnership(uniform(4, topic("t0", 5), topic("t1", 7)), 3, 2)},
+	}
+	for _, tt := range groups {
+		r.inGroup("%s", tt.name)
+		want, ok := r.call(r.a, tt.g)
+		if !ok {
+			continue
+		}
+		for seed := uint64(1); seed <= 4; seed++ {
+			r.inGroup("%s, shuffle seed %d", tt.name, seed)
+			if got, ok := r.call(r.a, shuffled(tt.g, seed)); ok {
+				r.failAll(diffPlans(want, got, ErrOrderDependent))
+			}
+		}
+	}
+}
+
+func checkNotMutated(r *runner) {
+	for _, tt := range []struct {
+		name string
+		g    assignor.Group
+	}{
+		{"rich group", richGroup()},
+		{"shuffled rich group", shuffled(richGroup(), 7)},
+		{"one member", assignor.Group{Members: []assignor.Member{owning(member("a", "t0"), 1, tps("t0", 0, 1, 2))}, Topics: []assignor.Topic{topic("t0", 3)}}},
+	} {
+		r.inGroup("%s", tt.name)
+		pristine, in := tt.g.Clone(), tt.g.Clone()
+		plan, err := safeAssign(r.a, in)
+		if err != nil {
+			r.fail(err)
+			continue
+		}
+		r.failAll(diffGroups(pristine, in, ErrMutatedInput))
+		after := in.Clone()
+		scribble(plan)
+		r.failAll(diffGroups(after, in, ErrAliasedInput))
+	}
+}
+
+func checkBalance(r *runner) {
+	shapes := []struct {
+		name string
+		g    assignor.Group
+	}{
+		{"7 partitions, 3 members", uniform(3, topic("t0", 7))},
+		{"3 partitions, 5 members", uniform(5, topic("t0", 3))},
+		{"3 topics of 5, 4 members", uniform(4, topic("t0", 5), topic("t1", 5), topic("t2", 5))},
+		{"topics of 10 and 1, 3 members", uniform(3, topic("t0", 10), topic("t1", 1))},
+		{"sparse partition IDs, 4 members", uniform(4, assignor.Topic{Name: "t0", Partitions: []int32{0, 3, 9, 12, 40, 41, 77}})},
+		{"100 partitions owned by one of 7 members", withBlockOwnership(uniform(7, topic("t0", 60), topic("t1", 40)), 1, 2)},
+		{"12 partitions owned by 2 of 4 members", withBlockOwnership(uniform(4, topic("t0", 12)), 2, 5)},
+	}
+	for _, s := range shapes {
+		r.inGroup("%s", s.name)
+		if _, plan, ok := r.settle(s.g); ok {
+			r.failAll(checkBalanced(plan))
+		}
+	}
+}
+
+func checkKeepsOwnership(r *runner) {
+	shapes := []struct {
+		name string
+		g    assignor.Group
+	}{
+		{"12 partitions over 4 members", withBlockOwnership(uniform(4, topic("t0", 5), topic("t1", 7)), 4, 7)},
+		{"10 partitions over 3 members", withBlockOwnership(uniform(3, topic("t0", 10)), 3, 7)},
+		{"3 partitions over 3 of 5 members", withBlockOwnership(uniform(5, topic("t0", 3)), 3, 7)},
+	}
+	for _, s := range shapes {
+		r.inGroup("%s", s.name)
+		if _, plan, ok := r.settle(s.g); ok {
+			r.failAll(checkMoves(s.g, plan))
+			r.failAll(checkKept(s.g, plan))
+		}
+	}
+}
+
+// checkKept reports every partition validly owned in g that plan gives to
+// another member.
+func checkKept(g assignor.Group, plan assignor.Plan) []error {
+	var errs []error
+	for _, m := range g.Members {
+		mp, _ := plan.Member(m.ID)
+		for _, k := range missingFrom(partitionSet(m.Owned), partitionSet(mp.Assigned)) {
+			errs = append(errs, partitionError(m.ID, k, fmt.Errorf("%w: moved away from its valid owner, though ownership was complete and balanced", ErrNotSticky)))
+		}
+	}
+	return errs
+}
+
+func checkJoinLeave(r *runner) {
+	shapes := []struct {
+		name    string
+		owners  int
+		topics  []assignor.Topic
+		join    bool
+		leaving int
+	}{
+		{"12 partitions, 3 members, one joins", 3, []assignor.Topic{topic("t0", 12)}, true, 0},
+		{"10 partitions, 3 members, one joins", 3, []assignor.Topic{topic("t0", 4), topic("t1", 6)}, true, 0},
+		{"3 partitions, 3 members, one joins", 3, []assignor.Topic{topic("t0", 3)}, true, 0},
+		{"12 partitions, 4 members, one leaves", 4, []assignor.Topic{topic("t0", 12)}, false, 1},
+		{"11 partitions, 4 members, one leaves", 4, []assignor.Topic{topic("t0", 5), topic("t1", 6)}, false, 3},
+		{"7 partitions, 3 members, one leaves", 3, []assignor.Topic{topic("t0", 7)}, false, 0},
+	}
+	for _, s := range shapes {
+		r.inGroup("%s", s.name)
+		members := s.owners
+		if s.join {
+			members++
+		}
+		g := withBlockOwnership(uniform(members, s.topics...), s.owners, 7)
+		if !s.join {
+			g = withoutMember(g, s.leaving)
+		}
+		if _, plan, ok := r.settle(g); ok {
+			r.failAll(checkMoves(g, plan))
+			if r.balanced {
+				r.failAll(checkBalanced(plan))
+			}
+		}
+	}
+}
+
+func checkBigGroup(r *runner) {
+	const members, topics, perTopic = 1000, 100, 1000
+	ts := make([]assignor.Topic, topics)
+	for i := range ts {
+		ts[i] = topic(fmt.Sprintf("t%02d", i), perTopic)
+	}
+	// The members before the last owned everything at generation 1; the
+	// last one has just joined.
+	g := withBlockOwnership(uniform(members, ts...), members-1, 1)
+	start := time.Now()
+	_, plan, ok := r.settle(g)
+	r.logf("%d members, %d partitions: Assign took %v over %d round(s); with the checks, %v",
+		members, topics*perTopic, r.assignTime.Round(time.Millisecond), r.calls, time.Since(start).Round(time.Millisecond))
+	if ok && r.balanced {
+		r.failAll(checkBalanced(plan))
+	}
+}

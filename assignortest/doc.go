@@ -1,0 +1,77 @@
+// Package assignortest is a conformance kit for implementations of
+// [assignor.Assignor], in the manner of testing/fstest and testing/slogtest:
+// it feeds an assignor a series of groups and reports every way its plans
+// break the contract.
+//
+// # Use
+//
+// In a test of your assignor:
+//
+//	func TestConformance(t *testing.T) {
+//		assignortest.Run(t, mypkg.New)
+//	}
+//
+// [Run] runs each case as a subtest named after it, so one case can be
+// rerun with -run 'TestConformance/permutation-invariance'. [Check] runs
+// them all and returns one error joining every misbehaviour, for harnesses
+// without a *testing.T; [Case.Check] runs one. Both take a constructor, not
+// an assignor, so the kit can compare a fresh instance with a used one (an
+// assignor must keep no state between calls).
+//
+// # Errors
+//
+// Each misbehaviour is a [*CaseError]: its text starts with the case name
+// (and which of the case's groups or rounds), then names the member, topic
+// and partition at fault:
+//
+//	odd-claims: assignor: member "new": t0/1: partition assigned to more than one member
+//
+// It wraps the violation, so errors.Is matches the root package's sentinels
+// (such as [assignor.ErrAssignedTwice], [assignor.ErrNotOwner]) and this
+// package's ([ErrOrderDependent], [ErrUnbalanced] and the rest), and
+// errors.As finds the [*assignor.PartitionError] or [*assignor.MemberError]
+// with the details.
+//
+// # Cases
+//
+// [Cases] lists them with their rules. Every plan the kit gets goes through
+// [assignor.CheckPlan]: one entry per member, in order; no partition twice;
+// only to subscribers; nothing outside the metadata; everything subscribed
+// assigned. On top of that the cases probe an empty group, members without
+// subscriptions, unknown topics, one member, more members than partitions,
+// different subscriptions, every kind of claim (valid, stale, contested,
+// outside the metadata, negative, without generation, duplicated), groups
+// that cannot be assigned, determinism, permutation invariance (the same
+// group shuffled with fixed seeds), mutation and aliasing of the input, and
+// a group of 1,000 members and 100,000 partitions, whose time [Run] logs
+// (it is not asserted; under -short, Run skips that case).
+//
+// A panic in Assign is recovered and reported as a failure of the case
+// ([ErrPanic]); the kit carries on.
+//
+// # Declared capabilities
+//
+// The kit checks what an assignor declares, and only that:
+//
+//   - Cooperative ([assignor.Supports] reports [assignor.Cooperative]):
+//     every first plan is checked with the cooperative rules, so a claimed
+//     partition may appear only in its valid owner's plan (KIP-429, with
+//     KIP-792's generations) and may be withheld. The kit then runs the
+//     follow-up round, in which every member owns what the first plan gave
+//     it, at the next generation, and checks that plan with the cooperative
+//     rules and for completeness. Balance and stickiness are checked on this
+//     settled plan.
+//   - Balanced ([assignor.IsBalanced]): with identical subscriptions no
+//     member gets more than one partition above another, in several shapes,
+//     including ownership piled on one member.
+//   - Sticky ([assignor.IsSticky]): when valid ownership is complete and
+//     balanced, the plan keeps it; after one member joins or leaves, with
+//     identical subscriptions, the partitions moved away from their owners
+//     number exactly Σ max(0, owned − final) over the members, and no more
+//     than the least balance allows.
+//
+// # KIPs
+//
+// KIP-54 (sticky), KIP-345 (static members), KIP-429 (cooperative
+// rebalancing), KIP-792 (generations of claims).
+package assignortest
