@@ -1,0 +1,60 @@
+// Package sarama runs any [assignor.Assignor] in a github.com/IBM/sarama
+// (v1.61+) consumer group, wire-compatible with Java and franz-go members of
+// the same group.
+//
+// # Plugging in
+//
+// The common case is one line per consumer group member:
+//
+//	config.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{saramaadapter.CooperativeSticky()}
+//
+// with config.Version at least sarama.V3_2_0_0, so that members send their
+// owned partitions and the generation of that ownership (subscription v2). Any
+// other assignor goes through [New]. Each member needs its own [Strategy]
+// value: sarama's member-side hooks carry no member identity, so the strategy
+// remembers its member's last assignment and generation (see [Strategy]).
+//
+// # What sarama does before Plan
+//
+// On the leader, before [Strategy.Plan] runs, sarama (v1.61.1):
+//
+//   - decodes every member's JoinGroup metadata itself
+//     (JoinGroupResponse.GetMembers) and fails the whole join if one member's
+//     bytes do not decode; the adapter never sees those bytes;
+//   - drops each member's static instance ID, so a sarama leader cannot order
+//     static members as Java's round-robin does (Plan sees member IDs only;
+//     see [RackByPrefix] for how to recover a client or instance ID);
+//   - refreshes metadata for every subscribed topic and fails the rebalance
+//     on a topic the brokers do not know, or creates it when the brokers
+//     auto-create topics (Metadata.AllowAutoTopicCreation, the default);
+//   - passes each topic's partition IDs from its metadata cache, which Plan
+//     maps faithfully (any IDs, any order).
+//
+// What does reach Plan, user data above all, is handled so that one member's
+// malformed bytes cost that member its history, never a panic and never a
+// failed rebalance for the group.
+//
+// After Plan, sarama asks [Strategy.AssignmentData] for each member of the
+// plan and sends an empty assignment to any member the plan leaves out (Plan
+// leaves none out). On each member, after SyncGroup, it calls OnAssignment
+// (when the assignor has member-side hooks) and then, in cooperative mode,
+// stops the handlers of revoked partitions, commits them and rejoins at once
+// if anything was revoked.
+//
+// # Racks
+//
+// A sarama leader learns a member's rack only from a subscription v3, which
+// Java and franz-go members send (client.rack) and sarama members never do,
+// or from [Config.MemberRack] (for instance [RackByPrefix] over client or
+// instance IDs). It learns partition replica racks only from broker metadata,
+// through [Config.ReplicaRacks] ([ClientReplicaRacks] reads a sarama.Client).
+// A Java leader reads member racks from v3 subscriptions and replica racks
+// from its own metadata; a franz-go leader reads neither for its sticky
+// balancers.
+//
+// # KIPs
+//
+// KIP-429 (cooperative rebalancing: owned partitions, subscription v1),
+// KIP-792 (generation in subscription v2), KIP-881 (racks, subscription v3),
+// KIP-345 (static membership, which sarama's leader cannot see).
+package sarama

@@ -1,0 +1,228 @@
+package sarama
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	ibm "github.com/IBM/sarama"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/roundrobin"
+	"github.com/kgroup/assignor/wire"
+)
+
+func strp(s string) *string { return &s }
+
+func owned(tps ...any) []*ibm.OwnedPartition {
+	var out []*ibm.OwnedPartition
+	for i := 0; i < len(tps); i += 2 {
+		out = append(out, &ibm.OwnedPartition{Topic: tps[i].(string), Partitions: tps[i+1].([]int32)})
+	}
+	return out
+}
+
+// TestGroupMembers pins how each subscription field reaches the assignor.
+func TestGroupMembers(t *testing.T) {
+	coop := []assignor.Protocol{assignor.Cooperative, assignor.Eager}
+	for _, tc := range []struct {
+		name      string
+		protocols []assignor.Protocol
+		cfg       Config
+		meta      ibm.ConsumerGroupMemberMetadata
+		want      assignor.Member
+		wantLog   string
+	}{
+		{
+			name: "v0: topics and user data only; owned fields of a v0 struct are ignored",
+			meta: ibm.ConsumerGroupMemberMetadata{Version: 0, Topics: []string{"t"}, UserData: []byte("u"), OwnedPartitions: owned("t", []int32{0}), GenerationID: 9},
+			want: assignor.Member{ID: "m", Topics: []string{"t"}, UserData: []byte("u"), Generation: assignor.NoGeneration},
+		},
+		{
+			name: "v1, eager assignor: owned partitions without a generation (user data is opaque)",
+			meta: ibm.ConsumerGroupMemberMetadata{Version: 1, Topics: []string{"t"}, UserData: wire.CooperativeUserData(4), OwnedPartitions: owned("t", []int32{2, 0})},
+			want: assignor.Member{ID: "m", Topics: []string{"t"}, UserData: wire.CooperativeUserData(4), Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{2, 0}}}, Generation: assignor.NoGeneration},
+		},
+		{
+			name:      "v1, cooperative assignor: generation from the 4-byte user data (KIP-429, before KIP-792)",
+			protocols: coop,
+			meta:      ibm.ConsumerGroupMemberMetadata{Version: 1, Topics: []string{"t"}, UserData: wire.CooperativeUserData(4), OwnedPartitions: owned("t", []int32{1})},
+			want:      assignor.Member{ID: "m", Topics: []string{"t"}, UserData: wire.CooperativeUserData(4), Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{1}}}, Generation: 4},
+		},
+		{
+			name:      "v1, cooperative assignor, malformed user data: claims kept without a generation, logged",
+			protocols: coop,
+			meta:      ibm.ConsumerGroupMemberMetadata{Version: 1, Topics: []string{"t"}, UserData: []byte{0, 0, 0, 0, 0, 1, 2}, OwnedPartitions: owned("t", []int32{1})},
+			want:      assignor.Member{ID: "m", Topics: []string{"t"}, UserData: []byte{0, 0, 0, 0, 0, 1, 2}, Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{1}}}, Generation: assignor.NoGeneration},
+			wantLog:   `member "m": cooperative user data (7 bytes)`,
+		},
+		{
+			name:      "v2: the subscription's generation wins over the user data (KIP-792)",
+			protocols: coop,
+			meta:      ibm.ConsumerGroupMemberMetadata{Version: 2, Topics: []string{"t"}, UserData: wire.CooperativeUserData(3), OwnedPartitions: owned("t", []int32{1}), GenerationID: 8},
+			want:      assignor.Member{ID: "m", Topics: []string{"t"}, UserData: wire.CooperativeUserData(3), Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{1}}}, Generation: 8},
+		},
+		{
+			name: "v2 with garbage user data: nothing to decode, nothing logged",
+			meta: ibm.ConsumerGroupMemberMetadata{Version: 2, Topics: []string{"t"}, UserData: []byte{1}, GenerationID: -7},
+			want: assignor.Member{ID: "m", Topics: []string{"t"}, UserData: []byte{1}, Generation: assignor.NoGeneration},
+		},
+		{
+			name: "v2 ignores a rack (sarama never sends v3); MemberRack fills in",
+			cfg:  Config{MemberRack: RackByPrefix(map[string]string{"m": "r-map"})},
+			meta: ibm.ConsumerGroupMemberMetadata{Version: 2, RackID: strp("r-sub"), GenerationID: 1},
+			want: assignor.Member{ID: "m", Rack: "", Generation: 1},
+		},
+		{
+			name: "v3 rack wins over MemberRack",
+			cfg:  Config{MemberRack: func(string) string { return "r-map" }},
+			meta: ibm.ConsumerGroupMemberMetadata{Version: 3, RackID: strp("r-sub"), GenerationID: 1},
+			want: assignor.Member{ID: "m", Rack: "r-sub", Generation: 1},
+		},
+		{
+			name: "v3 without a rack: MemberRack",
+			cfg:  Config{MemberRack: func(string) string { return "r-map" }},
+			meta: ibm.ConsumerGroupMemberMetadata{Version: 3, GenerationID: 1},
+			want: assignor.Member{ID: "m", Rack: "r-map", Generation: 1},
+		},
+		{
+			name: "nil and empty owned entries are dropped",
+			meta: ibm.ConsumerGroupMemberMetadata{Version: 2, OwnedPartitions: []*ibm.OwnedPartition{nil, {Topic: "t"}, {Topic: "u", Partitions: []int32{5}}}, GenerationID: 1},
+			want: assignor.Member{ID: "m", Owned: []assignor.TopicPartitions{{Topic: "u", Partitions: []int32{5}}}, Generation: 1},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs []string
+			tc.cfg.Logf = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
+			s := mustNew(t, &fixed{name: "x", protocols: tc.protocols}, tc.cfg)
+			g := s.Group(map[string]ibm.ConsumerGroupMemberMetadata{"m": tc.meta}, nil)
+			if len(g.Members) != 1 || !reflect.DeepEqual(g.Members[0], tc.want) {
+				t.Fatalf("member = %+v\nwant     %+v", g.Members, tc.want)
+			}
+			if tc.wantLog == "" && len(logs) > 0 || tc.wantLog != "" && (len(logs) != 1 || !strings.Contains(logs[0], tc.wantLog)) {
+				t.Fatalf("logs = %q, want one containing %q", logs, tc.wantLog)
+			}
+		})
+	}
+}
+
+// TestGroupTopics: sarama's partition lists are mapped faithfully, whatever
+// their order and IDs; replica racks come from Config.ReplicaRacks.
+func TestGroupTopics(t *testing.T) {
+	racks := map[string][]string{"a/9": {"r1", "r2"}, "a/2": {"r3"}}
+	s := mustNew(t, &fixed{name: "x"}, Config{ReplicaRacks: func(topic string, p int32) []string {
+		return racks[fmt.Sprintf("%s/%d", topic, p)]
+	}})
+	topics := map[string][]int32{"b": {0, 1}, "a": {9, 2, 5}, "c": nil}
+	g := s.Group(nil, topics)
+	want := []assignor.Topic{
+		{Name: "a", Partitions: []int32{9, 2, 5}, ReplicaRacks: [][]string{{"r1", "r2"}, {"r3"}, nil}},
+		{Name: "b", Partitions: []int32{0, 1}},
+		{Name: "c"},
+	}
+	if !reflect.DeepEqual(g.Topics, want) {
+		t.Fatalf("topics = %+v\nwant %+v", g.Topics, want)
+	}
+	topics["a"][0] = 100 // the group does not alias sarama's input
+	if g.Topics[0].Partitions[0] != 9 {
+		t.Fatal("Group aliases sarama's partition lists")
+	}
+}
+
+func TestPlan(t *testing.T) {
+	members := map[string]ibm.ConsumerGroupMemberMetadata{
+		"m0": {Version: 2, Topics: []string{"a"}, GenerationID: -1},
+		"m1": {Version: 2, Topics: []string{"a"}, GenerationID: -1},
+		"m2": {Version: 2, Topics: []string{"zzz"}, GenerationID: -1}, // subscribes to nothing that exists
+	}
+	t.Run("every member gets an entry; partition IDs are sarama's", func(t *testing.T) {
+		s := mustNew(t, roundrobin.New(), Config{})
+		plan, err := s.Plan(members, map[string][]int32{"a": {7, 3, 11}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ibm.BalanceStrategyPlan{"m0": {"a": {3, 11}}, "m1": {"a": {7}}, "m2": {}}
+		if !reflect.DeepEqual(plan, want) {
+			t.Fatalf("plan = %v, want %v", plan, want)
+		}
+	})
+	t.Run("assignment user data per member, copied", func(t *testing.T) {
+		f := &fixed{name: "x", plan: assignor.Plan{Members: []assignor.MemberPlan{
+			{Member: "m0", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{3}}}, UserData: []byte("zero")},
+			{Member: "m1"},
+		}}}
+		s := mustNew(t, f, Config{})
+		if _, err := s.Plan(members, map[string][]int32{"a": {3}}); err != nil {
+			t.Fatal(err)
+		}
+		for id, want := range map[string]string{"m0": "zero", "m1": "", "m2": "", "unknown": ""} {
+			got, err := s.AssignmentData(id, nil, 1)
+			if err != nil || string(got) != want {
+				t.Fatalf("AssignmentData(%s) = %q, %v; want %q", id, got, err, want)
+			}
+		}
+		got, _ := s.AssignmentData("m0", nil, 1)
+		got[0] = 'X'
+		if again, _ := s.AssignmentData("m0", nil, 1); string(again) != "zero" {
+			t.Fatal("AssignmentData returned its own slice")
+		}
+	})
+	t.Run("a plan entry for a member sarama did not send is dropped and logged", func(t *testing.T) {
+		var logs []string
+		f := &fixed{name: "x", plan: assignor.Plan{Members: []assignor.MemberPlan{
+			{Member: "ghost", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{3}}}},
+		}}}
+		s := mustNew(t, f, Config{Logf: func(ff string, a ...any) { logs = append(logs, fmt.Sprintf(ff, a...)) }})
+		plan, err := s.Plan(members, map[string][]int32{"a": {3}})
+		if err != nil || len(plan) != 3 || len(logs) != 1 || !strings.Contains(logs[0], `"ghost"`) {
+			t.Fatalf("plan %v, err %v, logs %q", plan, err, logs)
+		}
+	})
+	t.Run("the assignor's error fails Plan, wrapped and named", func(t *testing.T) {
+		s := mustNew(t, roundrobin.New(), Config{})
+		_, err := s.Plan(map[string]ibm.ConsumerGroupMemberMetadata{"": {Topics: []string{"a"}}}, map[string][]int32{"a": {0}})
+		if !errors.Is(err, assignor.ErrEmptyMemberID) || !strings.Contains(err.Error(), "roundrobin") {
+			t.Fatalf("err = %v, want ErrEmptyMemberID naming the assignor", err)
+		}
+	})
+	t.Run("empty group", func(t *testing.T) {
+		s := mustNew(t, roundrobin.New(), Config{})
+		plan, err := s.Plan(nil, nil)
+		if err != nil || len(plan) != 0 {
+			t.Fatalf("plan %v, err %v", plan, err)
+		}
+	})
+	t.Run("the assignor sees members sorted, whatever sarama's map order", func(t *testing.T) {
+		f := &fixed{name: "x"}
+		s := mustNew(t, f, Config{})
+		if _, err := s.Plan(members, map[string][]int32{"b": {0}, "a": {0}}); err != nil {
+			t.Fatal(err)
+		}
+		g := f.last()
+		ids := []string{g.Members[0].ID, g.Members[1].ID, g.Members[2].ID}
+		if !slices.IsSorted(ids) || g.Topics[0].Name != "a" {
+			t.Fatalf("group order: members %v, first topic %q", ids, g.Topics[0].Name)
+		}
+	})
+}
+
+func TestRackByPrefix(t *testing.T) {
+	rack := RackByPrefix(map[string]string{"app": "r1", "app-2": "r2", "svc.x": "r3"})
+	for id, want := range map[string]string{
+		"app-6f1e":          "r1", // client ID "app"
+		"app-2-6f1e":        "r2", // the longest matching key wins
+		"svc.x-1234":        "r3",
+		"app":               "", // no separator
+		"apple-1":           "",
+		"other-app-2-6f1e":  "",
+		"":                  "",
+		"svc.x-uuid-suffix": "r3",
+	} {
+		if got := rack(id); got != want {
+			t.Errorf("rack(%q) = %q, want %q", id, got, want)
+		}
+	}
+}

@@ -1,0 +1,285 @@
+package sarama
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+
+	ibm "github.com/IBM/sarama"
+
+	"github.com/kgroup/assignor"
+)
+
+// ErrNilAssignor is returned by [New] when it is given no assignor.
+var ErrNilAssignor = errors.New("assignor: sarama adapter: nil assignor")
+
+// ErrNoName is returned by [New] for an assignor whose Name is empty: sarama
+// advertises the name as the JoinGroup protocol name, which must not be empty.
+var ErrNoName = errors.New("assignor: sarama adapter: assignor has an empty name")
+
+// Config configures a [Strategy]. Its zero value is the default: no rack
+// information beyond what members send, and log lines to sarama's Logger.
+type Config struct {
+	// MemberRack gives the rack of a member whose subscription carries none.
+	// It runs on the leader, in Plan, once per member. sarama members never
+	// send a rack (they write subscription v0–v2); Java and franz-go members
+	// send one in subscription v3 (client.rack), and that one always wins.
+	// Nil (the default) means members without a v3 rack have no rack. See
+	// [RackByPrefix] to map client or instance IDs to racks. Java's property:
+	// client.rack, set on each member instead.
+	MemberRack func(memberID string) string
+
+	// ReplicaRacks gives the racks of the replicas of one partition, in any
+	// order, or nil when unknown. It runs on the leader, in Plan, once per
+	// partition of every subscribed topic. Nil (the default) means no replica
+	// racks, so no rack-aware placement. [ClientReplicaRacks] reads them from
+	// a sarama.Client's broker metadata (replicas, then each broker's rack),
+	// which is where a Java leader reads them too.
+	ReplicaRacks func(topic string, partition int32) []string
+
+	// Logf receives one line for each thing the strategy works around rather
+	// than fails on: a member's undecodable cooperative user data, a plan
+	// entry naming a member sarama did not send, a strategy shared by
+	// several members. Nil (the default) logs to sarama.Logger, which
+	// discards unless the application sets it.
+	Logf func(format string, args ...any)
+}
+
+// Strategy is an [assignor.Assignor] as a sarama balance strategy. sarama
+// finds each optional ability by type assertion; what a Strategy value
+// implements depends on the assignor it was built from:
+//
+//   - always [ibm.BalanceStrategy] and [ibm.RebalanceProtocolBalanceStrategy]
+//     (the assignor's declared protocols);
+//   - [ibm.SubscriptionUserDataBalanceStrategy] and
+//     [ibm.OnAssignmentBalanceStrategy] only if the assignor implements
+//     [assignor.SubscriptionUserDataAssignor] (the strategy must remember the
+//     member's assignment and generation to build its user data);
+//   - [ibm.OnAssignmentBalanceStrategy] alone if the assignor implements only
+//     [assignor.AssignmentObserver].
+//
+// An assignor without a member-side hook therefore never replaces sarama's
+// Consumer.Group.Member.UserData.
+//
+// # One member per Strategy
+//
+// sarama's member-side hooks carry no member identity, so what a member must
+// remember between rebalances (its last assignment and generation) lives in
+// the Strategy value: build one per consumer group member, as with sarama's
+// own cooperative-sticky ("must not be shared between consumer groups"). All
+// methods are safe for concurrent use. A Strategy that sees two members'
+// assignments (the same generation twice with different partitions, or a
+// generation going backwards) logs it once and from then on sends user data
+// without history (no owned partitions, no generation), which is always safe
+// and costs only stickiness. The leader side (Plan, AssignmentData) keeps only
+// the last plan's assignment user data.
+type Strategy interface {
+	ibm.RebalanceProtocolBalanceStrategy
+	// Assignor returns the assignor the strategy runs.
+	Assignor() assignor.Assignor
+	// Group returns the group Plan hands the assignor for the same input.
+	Group(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) assignor.Group
+}
+
+// Compile-time proof of what each concrete strategy implements.
+var (
+	_ Strategy                                = (*strategy)(nil)
+	_ Strategy                                = (*observerStrategy)(nil)
+	_ ibm.OnAssignmentBalanceStrategy         = (*observerStrategy)(nil)
+	_ Strategy                                = (*memberStrategy)(nil)
+	_ ibm.SubscriptionUserDataBalanceStrategy = (*memberStrategy)(nil)
+	_ ibm.OnAssignmentBalanceStrategy         = (*memberStrategy)(nil)
+)
+
+// New returns a for sarama. It fails only for a nil assignor or one with an
+// empty name. See [Strategy] for what the result implements and why each
+// consumer group member needs its own.
+//
+//	strategy, err := sarama.New(cooperative.Wrap(sticky.New()), sarama.Config{})
+//	config.Consumer.Group.Rebalance.GroupStrategies = []ibm.BalanceStrategy{strategy}
+func New(a assignor.Assignor, cfg Config) (Strategy, error) {
+	if a == nil {
+		return nil, ErrNilAssignor
+	}
+	if a.Name() == "" {
+		return nil, fmt.Errorf("%w (%T)", ErrNoName, a)
+	}
+	s := &strategy{a: a, cfg: cfg, cooperative: assignor.Supports(a, assignor.Cooperative)}
+	for _, p := range assignor.Protocols(a) {
+		switch p {
+		case assignor.Eager:
+			s.protocols = append(s.protocols, ibm.RebalanceProtocolEager)
+		case assignor.Cooperative:
+			s.protocols = append(s.protocols, ibm.RebalanceProtocolCooperative)
+		}
+	}
+	if len(s.protocols) == 0 {
+		// Only unknown protocols declared: sarama knows eager and
+		// cooperative, and eager is every client's fallback.
+		s.protocols = []ibm.RebalanceProtocol{ibm.RebalanceProtocolEager}
+	}
+	if sub, ok := a.(assignor.SubscriptionUserDataAssignor); ok {
+		obs, _ := a.(assignor.AssignmentObserver)
+		return &memberStrategy{strategy: s, sub: sub, obs: obs, generation: assignor.NoGeneration}, nil
+	}
+	if obs, ok := a.(assignor.AssignmentObserver); ok {
+		return &observerStrategy{strategy: s, obs: obs}, nil
+	}
+	return s, nil
+}
+
+// strategy is the leader side every Strategy shares.
+type strategy struct {
+	a           assignor.Assignor
+	cfg         Config
+	protocols   []ibm.RebalanceProtocol
+	cooperative bool
+
+	mu sync.Mutex
+	// assignmentData is the last plan's assignment user data by member ID
+	// (members without any are absent).
+	assignmentData map[string][]byte
+}
+
+func (s *strategy) Assignor() assignor.Assignor { return s.a }
+
+// Name returns the assignor's name, the protocol name sarama advertises.
+func (s *strategy) Name() string { return s.a.Name() }
+
+// SupportedProtocols returns the assignor's declared protocols, most
+// preferred first (eager only if it declares none). sarama runs its
+// cooperative member lifecycle only when every configured strategy lists
+// cooperative.
+func (s *strategy) SupportedProtocols() []ibm.RebalanceProtocol { return slices.Clone(s.protocols) }
+
+// AssignmentData returns the assignment user data the last Plan computed for
+// memberID, or nil. sarama calls it on the leader right after Plan, once per
+// member of the plan; topics and generationID are not needed because the
+// assignor computed the bytes in Plan. The result is a copy.
+func (s *strategy) AssignmentData(memberID string, topics map[string][]int32, generationID int32) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.assignmentData[memberID]), nil
+}
+
+func (s *strategy) setAssignmentData(plan assignor.Plan) {
+	data := make(map[string][]byte)
+	for _, mp := range plan.Members {
+		if mp.UserData != nil {
+			data[mp.Member] = mp.UserData
+		}
+	}
+	s.mu.Lock()
+	s.assignmentData = data
+	s.mu.Unlock()
+}
+
+func (s *strategy) logf(format string, args ...any) {
+	if s.cfg.Logf != nil {
+		s.cfg.Logf(format, args...)
+		return
+	}
+	ibm.Logger.Printf(format+"\n", args...)
+}
+
+// observerStrategy adds OnAssignment for an assignor that observes its
+// member's assignment but sends no subscription user data.
+type observerStrategy struct {
+	*strategy
+	obs assignor.AssignmentObserver
+}
+
+// OnAssignment forwards the member's assignment to the assignor's
+// [assignor.AssignmentObserver] hook. sarama calls it on every member right
+// after a successful SyncGroup with a non-empty assignment, before it
+// reconciles claims: in cooperative mode, before revoked partitions' handlers
+// are stopped; in eager mode, after the previous session ended.
+func (s *observerStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignment, generationID int32) {
+	if assignment == nil {
+		return
+	}
+	s.obs.OnAssignment(topicPartitions(assignment.Topics), slices.Clone(assignment.UserData), generationID)
+}
+
+// memberStrategy adds both member-side hooks for an assignor that supplies
+// subscription user data: OnAssignment records the member's assignment and
+// generation, SubscriptionUserData hands them to the assignor.
+type memberStrategy struct {
+	*strategy
+	sub assignor.SubscriptionUserDataAssignor
+	obs assignor.AssignmentObserver // nil if the assignor has no such hook
+
+	stateMu    sync.Mutex
+	owned      []assignor.TopicPartitions // the last assignment, sorted
+	generation int32                      // its generation, or NoGeneration
+	shared     bool                       // two members' assignments were seen
+}
+
+// SubscriptionUserData returns the assignor's user data for this member:
+// sarama calls it before each JoinGroup with the member's subscribed topics.
+// The [assignor.MemberState] it passes holds those topics, and the partitions
+// and generation of the member's last assignment (none before the first one,
+// and none once the Strategy has been seen serving two members). On error
+// sarama logs it and sends Consumer.Group.Member.UserData instead.
+func (s *memberStrategy) SubscriptionUserData(topics []string) ([]byte, error) {
+	state := assignor.MemberState{Topics: slices.Clone(topics), Generation: assignor.NoGeneration}
+	s.stateMu.Lock()
+	if !s.shared {
+		state.Owned = assignor.CloneTopicPartitions(s.owned)
+		state.Generation = s.generation
+	}
+	s.stateMu.Unlock()
+	data, err := s.sub.SubscriptionUserData(state)
+	if err != nil {
+		return nil, fmt.Errorf("assignor: sarama adapter: %s: subscription user data: %w", s.a.Name(), err)
+	}
+	return data, nil
+}
+
+// OnAssignment records the member's assignment and its generation for the
+// next SubscriptionUserData, then forwards them to the assignor's
+// [assignor.AssignmentObserver] hook if it has one. sarama calls it on every
+// member right after a successful SyncGroup with a non-empty assignment (see
+// [observerStrategy.OnAssignment] for when that is relative to revocation).
+func (s *memberStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignment, generationID int32) {
+	if assignment == nil {
+		return
+	}
+	owned := topicPartitions(assignment.Topics)
+	s.stateMu.Lock()
+	if !s.shared && s.generation != assignor.NoGeneration &&
+		(generationID < s.generation || generationID == s.generation && !equalTopicPartitions(owned, s.owned)) {
+		s.shared = true
+		s.logf("assignor: sarama adapter: %s: assignment for generation %d after generation %d: is the strategy shared by several members? From now on its subscription user data carries no history",
+			s.a.Name(), generationID, s.generation)
+	}
+	s.owned, s.generation = owned, generationID
+	s.stateMu.Unlock()
+	if s.obs != nil {
+		s.obs.OnAssignment(assignor.CloneTopicPartitions(owned), slices.Clone(assignment.UserData), generationID)
+	}
+}
+
+// topicPartitions converts sarama's topic → partitions map to a list sorted by
+// topic, each partition list sorted and deduplicated; empty topics are left
+// out. It never aliases m.
+func topicPartitions(m map[string][]int32) []assignor.TopicPartitions {
+	var out []assignor.TopicPartitions
+	for _, topic := range slices.Sorted(maps.Keys(m)) {
+		ps := slices.Clone(m[topic])
+		slices.Sort(ps)
+		ps = slices.Compact(ps)
+		if len(ps) > 0 {
+			out = append(out, assignor.TopicPartitions{Topic: topic, Partitions: ps})
+		}
+	}
+	return out
+}
+
+func equalTopicPartitions(a, b []assignor.TopicPartitions) bool {
+	return slices.EqualFunc(a, b, func(x, y assignor.TopicPartitions) bool {
+		return x.Topic == y.Topic && slices.Equal(x.Partitions, y.Partitions)
+	})
+}
