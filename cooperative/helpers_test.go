@@ -1,0 +1,169 @@
+package cooperative
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kgroup/assignor"
+)
+
+// parseTPs parses "t0[0 1] t1[2]" (the format of
+// assignor.FormatTopicPartitions) as written, without sorting.
+func parseTPs(s string) []assignor.TopicPartitions {
+	var out []assignor.TopicPartitions
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		open := strings.IndexByte(s, '[')
+		end := strings.IndexByte(s, ']')
+		if open < 0 || end < open {
+			panic("parseTPs: bad input " + strconv.Quote(s))
+		}
+		tp := assignor.TopicPartitions{Topic: s[:open], Partitions: []int32{}}
+		for _, f := range strings.Fields(s[open+1 : end]) {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				panic(err)
+			}
+			tp.Partitions = append(tp.Partitions, int32(n))
+		}
+		out = append(out, tp)
+		s = s[end+1:]
+	}
+	return out
+}
+
+// member builds a member: topics space-separated, owned in parseTPs form.
+func member(id string, gen int32, topics, owned string) assignor.Member {
+	return assignor.Member{ID: id, Generation: gen, Topics: strings.Fields(topics), Owned: parseTPs(owned)}
+}
+
+func topic(name string, n int32) assignor.Topic {
+	return assignor.Topic{Name: name, Partitions: assignor.Partitions(n)}
+}
+
+// planAssignor is an inner assignor that returns a fixed plan, given as
+// member ID -> parseTPs text, with an entry for every member of the group
+// (members not listed get nothing). It is as broken as its plan.
+type planAssignor map[string]string
+
+func (planAssignor) Name() string { return "fixed" }
+
+func (pa planAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
+	var plan assignor.Plan
+	for _, m := range g.Members {
+		plan.Members = append(plan.Members, assignor.MemberPlan{Member: m.ID, Assigned: parseTPs(pa[m.ID])})
+	}
+	slices.SortFunc(plan.Members, func(a, b assignor.MemberPlan) int { return cmp.Compare(a.Member, b.Member) })
+	return plan, nil
+}
+
+// hashAssignor gives each partition to one of its topic's subscribers,
+// chosen by (topic index + partition) modulo their number. It ignores
+// ownership, so it is stable, and it is balanced for one topic. It plays
+// round-robin until package roundrobin is used.
+type hashAssignor struct{}
+
+func (hashAssignor) Name() string { return "hash" }
+
+func (hashAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		return assignor.Plan{}, err
+	}
+	assigned := make([][]int32, len(ix.Members))
+	for t, subs := range ix.Subscribers {
+		if len(subs) == 0 {
+			continue
+		}
+		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
+			m := subs[(t+int(p))%len(subs)]
+			assigned[m] = append(assigned[m], p)
+		}
+	}
+	return ix.Plan(assigned), nil
+}
+
+// keepAssignor keeps every partition with its valid owner when the owner
+// subscribes, and gives the others as hashAssignor does. It is valid but
+// not stable: a partition its previous plan kept with an owner goes by hash
+// once the owner revokes it.
+type keepAssignor struct{}
+
+func (keepAssignor) Name() string { return "keep" }
+
+func (keepAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		return assignor.Plan{}, err
+	}
+	assigned := make([][]int32, len(ix.Members))
+	for t, subs := range ix.Subscribers {
+		if len(subs) == 0 {
+			continue
+		}
+		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
+			m := subs[(t+int(p))%len(subs)]
+			if o := ix.Owner[p]; o >= 0 && ix.Subscribes(o, int32(t)) {
+				m = o
+			}
+			assigned[m] = append(assigned[m], p)
+		}
+	}
+	return ix.Plan(assigned), nil
+}
+
+// rotateAssignor shifts hashAssignor's choice by the number of claimed
+// partitions in the group: valid, deliberately unstable (its plan moves
+// whenever ownership changes).
+type rotateAssignor struct{}
+
+func (rotateAssignor) Name() string { return "rotate" }
+
+func (rotateAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		return assignor.Plan{}, err
+	}
+	shift := 0
+	for _, claims := range ix.Claims {
+		shift += len(claims)
+	}
+	assigned := make([][]int32, len(ix.Members))
+	for t, subs := range ix.Subscribers {
+		if len(subs) == 0 {
+			continue
+		}
+		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
+			m := subs[(t+int(p)+shift)%len(subs)]
+			assigned[m] = append(assigned[m], p)
+		}
+	}
+	return ix.Plan(assigned), nil
+}
+
+// errAssignor fails.
+type errAssignor struct{}
+
+var errInner = errors.New("inner failed")
+
+func (errAssignor) Name() string                                 { return "failing" }
+func (errAssignor) Assign(assignor.Group) (assignor.Plan, error) { return assignor.Plan{}, errInner }
+
+// declaring declares balanced, sticky, a subscription user data hook, and
+// records OnAssignment calls.
+type declaring struct {
+	hashAssignor
+	observed []int32
+}
+
+func (*declaring) Name() string   { return "declaring" }
+func (*declaring) Balanced() bool { return true }
+func (*declaring) Sticky() bool   { return true }
+func (*declaring) SubscriptionUserData(st assignor.MemberState) ([]byte, error) {
+	return []byte("inner:" + strconv.Itoa(int(st.Generation))), nil
+}
+func (d *declaring) OnAssignment(_ []assignor.TopicPartitions, _ []byte, gen int32) {
+	d.observed = append(d.observed, gen)
+}
