@@ -1,9 +1,8 @@
 package cooperative
 
 import (
-	"encoding/binary"
-
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/wire"
 )
 
 // Config tunes a wrapper. Its zero value is the documented default; every
@@ -105,7 +104,7 @@ func (w *wrapper) SubscriptionUserData(st assignor.MemberState) ([]byte, error) 
 		}
 		return nil, nil
 	}
-	return binary.BigEndian.AppendUint32(make([]byte, 0, 4), uint32(st.Generation)), nil
+	return wire.CooperativeUserData(st.Generation), nil
 }
 
 // Assign computes the cooperative plan for one rebalance: the inner
