@@ -102,11 +102,15 @@ func diffGroups(want, got assignor.Group, sentinel error) []error {
 	}
 	for i, w := range want.Members {
 		g := got.Members[i]
+		if w.ID != g.ID {
+			// Reordered or replaced: the other fields say nothing more.
+			errs = append(errs, &assignor.MemberError{Member: w.ID, Err: fmt.Errorf("%w: Members[%d] is now member %q", sentinel, i, g.ID)})
+			continue
+		}
 		for _, f := range []struct {
 			name string
 			same bool
 		}{
-			{"ID", w.ID == g.ID},
 			{"InstanceID", w.InstanceID == g.InstanceID},
 			{"Rack", w.Rack == g.Rack},
 			{"Topics", reflect.DeepEqual(w.Topics, g.Topics)},

@@ -205,9 +205,13 @@ func (r *runner) inGroup(format string, args ...any) { r.group = fmt.Sprintf(for
 // input cannot disturb the checks that follow. It reports a panic or an
 // error; ok is false then.
 func (r *runner) call(a assignor.Assignor, g assignor.Group) (plan assignor.Plan, ok bool) {
-	in := g.Clone()
+	return r.callInPlace(a, g.Clone())
+}
+
+// callInPlace is call without the copy: Assign gets g itself.
+func (r *runner) callInPlace(a assignor.Assignor, g assignor.Group) (plan assignor.Plan, ok bool) {
 	start := time.Now()
-	plan, err := safeAssign(a, in)
+	plan, err := safeAssign(a, g)
 	r.assignTime += time.Since(start)
 	r.calls++
 	if err != nil {

@@ -1,0 +1,455 @@
+package assignortest_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/assignortest"
+	"github.com/kgroup/assignor/roundrobin"
+)
+
+// TestGoodAssignorsPass runs the whole kit, big group included, against a
+// correct assignor of each declared kind.
+func TestGoodAssignorsPass(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		new  func() assignor.Assignor
+	}{
+		{"roundrobin: eager, balanced", roundrobin.New},
+		{"reference sticky: eager, balanced, sticky", func() assignor.Assignor { return refSticky{} }},
+		{"cooperative roundrobin: cooperative, balanced", func() assignor.Assignor { return coop{roundrobin.New()} }},
+		{"cooperative sticky: cooperative, balanced, sticky", func() assignor.Assignor { return coop{refSticky{}} }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assignortest.Run(t, tt.new)
+		})
+	}
+}
+
+// fake is an assignor made of a function and the capabilities it declares.
+type fake struct {
+	assign    func(assignor.Group) (assignor.Plan, error)
+	protocols []assignor.Protocol
+	balanced  bool
+	sticky    bool
+}
+
+func (f *fake) Name() string                                   { return "fake" }
+func (f *fake) Assign(g assignor.Group) (assignor.Plan, error) { return f.assign(g) }
+func (f *fake) Protocols() []assignor.Protocol                 { return f.protocols }
+func (f *fake) Balanced() bool                                 { return f.balanced }
+func (f *fake) Sticky() bool                                   { return f.sticky }
+
+// edit returns an assignor that runs round-robin and then lets change edit
+// its flat assignment (see flat) before building the plan.
+func edit(change func(ix *assignor.Index, assigned [][]int32)) func(assignor.Group) (assignor.Plan, error) {
+	return func(g assignor.Group) (assignor.Plan, error) {
+		ix, err := assignor.NewIndex(g)
+		if err != nil {
+			return assignor.Plan{}, err
+		}
+		plan, err := roundrobin.New().Assign(g)
+		if err != nil {
+			return assignor.Plan{}, err
+		}
+		assigned := flat(ix, plan)
+		change(ix, assigned)
+		return ix.Plan(assigned), nil
+	}
+}
+
+// inputOrderRoundRobin deals partitions round-robin to the members in the
+// order the group lists them, not in a canonical order.
+func inputOrderRoundRobin(g assignor.Group) (assignor.Plan, error) {
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		return assignor.Plan{}, err
+	}
+	var ring []int32
+	for _, m := range g.Members {
+		i, _ := ix.Member(m.ID)
+		ring = append(ring, i)
+	}
+	assigned := make([][]int32, len(ix.Members))
+	next := 0
+	for p := range ix.NumPartitions() {
+		t := ix.TopicOf(int32(p))
+		if len(ix.Subscribers[t]) == 0 {
+			continue
+		}
+		for !ix.Subscribes(ring[next], t) {
+			next = (next + 1) % len(ring)
+		}
+		assigned[ring[next]] = append(assigned[ring[next]], int32(p))
+		next = (next + 1) % len(ring)
+	}
+	return ix.Plan(assigned), nil
+}
+
+// broken are assignors that each break one rule, with the case that must
+// catch it, the sentinel it must report and, where one is at fault, the
+// member.
+func broken() []struct {
+	name     string
+	a        func() assignor.Assignor
+	wantCase string
+	want     error
+	member   string // "" when any member (or none) may be named
+	only     bool   // no other case may fail
+} {
+	calls := 0
+	return []struct {
+		name     string
+		a        func() assignor.Assignor
+		wantCase string
+		want     error
+		member   string
+		only     bool
+	}{
+		{
+			name: "drops a partition",
+			a: func() assignor.Assignor {
+				return &fake{assign: edit(func(ix *assignor.Index, assigned [][]int32) {
+					for m := range assigned {
+						if n := len(assigned[m]); n > 0 {
+							assigned[m] = assigned[m][:n-1]
+							return
+						}
+					}
+				})}
+			},
+			wantCase: "one-member", want: assignor.ErrUnassigned,
+		},
+		{
+			name: "assigns a partition twice",
+			a: func() assignor.Assignor {
+				return &fake{assign: edit(func(ix *assignor.Index, assigned [][]int32) {
+					if len(assigned) > 1 && len(assigned[0]) > 0 {
+						assigned[1] = append(assigned[1], assigned[0][0])
+					}
+				})}
+			},
+			wantCase: "more-members-than-partitions", want: assignor.ErrAssignedTwice, member: "m1",
+		},
+		{
+			name: "gives a partition to a non-subscriber",
+			a: func() assignor.Assignor {
+				return &fake{assign: edit(func(ix *assignor.Index, assigned [][]int32) {
+					for m := range assigned {
+						for i, p := range assigned[m] {
+							t := ix.TopicOf(p)
+							for other := range assigned {
+								if !ix.Subscribes(int32(other), t) {
+									assigned[m] = slices.Delete(assigned[m], i, i+1)
+									assigned[other] = append(assigned[other], p)
+									return
+								}
+							}
+						}
+					}
+				})}
+			},
+			wantCase: "heterogeneous-subscriptions", want: assignor.ErrNotSubscribed, member: "C0",
+		},
+		{
+			name:     "depends on the input order",
+			a:        func() assignor.Assignor { return &fake{assign: inputOrderRoundRobin} },
+			wantCase: "permutation-invariance", want: assignortest.ErrOrderDependent, only: true,
+		},
+		{
+			name: "keeps state between calls",
+			a: func() assignor.Assignor {
+				return &fake{assign: edit(func(ix *assignor.Index, assigned [][]int32) {
+					calls++
+					if calls%2 == 0 && len(assigned) > 1 {
+						assigned[0], assigned[1] = assigned[1], assigned[0]
+					}
+				})}
+			},
+			wantCase: "determinism", want: assignortest.ErrNondeterministic,
+		},
+		{
+			name: "mutates its input",
+			a: func() assignor.Assignor {
+				return &fake{assign: func(g assignor.Group) (assignor.Plan, error) {
+					slices.SortFunc(g.Members, func(a, b assignor.Member) int { return strings.Compare(b.ID, a.ID) })
+					return roundrobin.New().Assign(g)
+				}}
+			},
+			wantCase: "input-not-mutated", want: assignortest.ErrMutatedInput, only: true,
+		},
+		{
+			name: "returns its input's slices",
+			a: func() assignor.Assignor {
+				return &fake{assign: func(g assignor.Group) (assignor.Plan, error) {
+					plan, err := roundrobin.New().Assign(g)
+					for i := range plan.Members {
+						for _, m := range g.Members {
+							if m.ID == plan.Members[i].Member && assignor.FormatTopicPartitions(m.Owned) == assignor.FormatTopicPartitions(plan.Members[i].Assigned) {
+								plan.Members[i].Assigned = m.Owned
+							}
+						}
+					}
+					return plan, err
+				}}
+			},
+			wantCase: "input-not-mutated", want: assignortest.ErrAliasedInput, member: "a", only: true,
+		},
+		{
+			name: "panics on a negative claim",
+			a: func() assignor.Assignor {
+				return &fake{assign: func(g assignor.Group) (assignor.Plan, error) {
+					for _, m := range g.Members {
+						for _, tp := range m.Owned {
+							if slices.ContainsFunc(tp.Partitions, func(p int32) bool { return p < 0 }) {
+								panic("negative partition")
+							}
+						}
+					}
+					return roundrobin.New().Assign(g)
+				}}
+			},
+			wantCase: "odd-claims", want: assignortest.ErrPanic, only: true,
+		},
+		{
+			name: "fails on an unknown topic",
+			a: func() assignor.Assignor {
+				return &fake{assign: func(g assignor.Group) (assignor.Plan, error) {
+					for _, m := range g.Members {
+						if slices.Contains(m.Topics, "missing") {
+							return assignor.Plan{}, errors.New("unknown topic")
+						}
+					}
+					return roundrobin.New().Assign(g)
+				}}
+			},
+			wantCase: "unknown-topics", want: assignortest.ErrAssignFailed,
+		},
+		{
+			name: "accepts a duplicate member ID",
+			a: func() assignor.Assignor {
+				return &fake{assign: func(g assignor.Group) (assignor.Plan, error) {
+					var plan assignor.Plan
+					for _, m := range g.Members {
+						plan.Members = append(plan.Members, assignor.MemberPlan{Member: m.ID})
+					}
+					return plan, nil
+				}}
+			},
+			wantCase: "invalid-group", want: assignortest.ErrAcceptedInvalid,
+		},
+		{
+			name: "declares cooperative, gives a claimed partition to a new member",
+			a: func() assignor.Assignor {
+				return &fake{assign: roundrobin.New().Assign, protocols: []assignor.Protocol{assignor.Cooperative}}
+			},
+			wantCase: "claims", want: assignor.ErrNotOwner, member: "new",
+		},
+		{
+			name: "declares cooperative, gives a partition to a stale claimant while its valid owner holds it",
+			a: func() assignor.Assignor {
+				c := coop{roundrobin.New()}
+				return &fake{protocols: c.Protocols(), assign: func(g assignor.Group) (assignor.Plan, error) {
+					ix, err := assignor.NewIndex(g)
+					if err != nil {
+						return assignor.Plan{}, err
+					}
+					plan, err := c.Assign(g)
+					if err != nil {
+						return plan, err
+					}
+					assigned := flat(ix, plan)
+					for _, s := range ix.Stale {
+						assigned[s.Member] = append(assigned[s.Member], s.Partition)
+					}
+					out := ix.Plan(assigned)
+					out.FollowUp = plan.FollowUp
+					return out, nil
+				}}
+			},
+			wantCase: "claims", want: assignor.ErrNotOwner, member: "stale",
+		},
+		{
+			name: "declares balanced, gives every topic to its first subscriber",
+			a: func() assignor.Assignor {
+				return &fake{balanced: true, assign: edit(func(ix *assignor.Index, assigned [][]int32) {
+					for m := range assigned {
+						assigned[m] = assigned[m][:0]
+					}
+					for p := range ix.NumPartitions() {
+						if subs := ix.Subscribers[ix.TopicOf(int32(p))]; len(subs) > 0 {
+							assigned[subs[0]] = append(assigned[subs[0]], int32(p))
+						}
+					}
+				})}
+			},
+			wantCase: "balanced", want: assignortest.ErrUnbalanced, member: "m0",
+		},
+		{
+			name:     "declares sticky, ignores ownership",
+			a:        func() assignor.Assignor { return &fake{sticky: true, assign: roundrobin.New().Assign} },
+			wantCase: "sticky-keeps-ownership", want: assignortest.ErrNotSticky, member: "m0",
+		},
+	}
+}
+
+// checkAll runs every case but the big group, which the broken assignors
+// need not pay for (TestGoodAssignorsPass runs it).
+func checkAll(newAssignor func() assignor.Assignor) error {
+	var errs []error
+	for _, c := range assignortest.Cases() {
+		if c.Name != "big-group" {
+			errs = append(errs, c.Check(newAssignor))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// TestBrokenAssignorsAreCaught feeds the kit assignors that each break one
+// rule and checks that the kit names the case, the member and the partition
+// at fault, and that errors.Is and errors.As see through the joined error.
+func TestBrokenAssignorsAreCaught(t *testing.T) {
+	t.Parallel()
+	for _, tt := range broken() {
+		t.Run(tt.name, func(t *testing.T) {
+			err := checkAll(tt.a)
+			if err == nil {
+				t.Fatal("the kit found nothing")
+			}
+			if !errors.Is(err, tt.want) {
+				t.Errorf("errors.Is(err, %v) is false; err:\n%v", tt.want, err)
+			}
+			var caught bool
+			for _, e := range flatten(err) {
+				var ce *assignortest.CaseError
+				if !errors.As(e, &ce) {
+					t.Errorf("not a *CaseError: %v", e)
+					continue
+				}
+				if !strings.HasPrefix(e.Error(), ce.Case+": ") && !strings.HasPrefix(e.Error(), ce.Case+" (") {
+					t.Errorf("error does not start with its case %q: %v", ce.Case, e)
+				}
+				if tt.only && ce.Case != tt.wantCase {
+					t.Errorf("case %q failed too: %v", ce.Case, e)
+				}
+				if ce.Case != tt.wantCase || !errors.Is(e, tt.want) {
+					continue
+				}
+				if tt.member == "" {
+					caught = true
+					continue
+				}
+				var pe *assignor.PartitionError
+				var me *assignor.MemberError
+				switch {
+				case errors.As(e, &pe):
+					caught = caught || pe.Member == tt.member
+					if pe.Topic == "" {
+						t.Errorf("partition error without a topic: %v", e)
+					}
+				case errors.As(e, &me):
+					caught = caught || me.Member == tt.member
+				}
+			}
+			if !caught {
+				t.Errorf("no error from case %q wrapping %v naming member %q; got:\n%v", tt.wantCase, tt.want, tt.member, err)
+			}
+		})
+	}
+}
+
+// flatten returns the leaves of a tree of joined errors.
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}
+
+// TestCheckJoinsEveryCase checks that Check reports through one joined error
+// that unwraps to a list, and that errors.As reaches the root package's
+// *PartitionError through it.
+func TestCheckJoinsEveryCase(t *testing.T) {
+	t.Parallel()
+	err := assignortest.Check(func() assignor.Assignor {
+		return &fake{assign: edit(func(ix *assignor.Index, assigned [][]int32) {
+			if len(assigned) > 1 && len(assigned[0]) > 0 {
+				assigned[1] = append(assigned[1], assigned[0][0])
+			}
+		})}
+	})
+	if _, ok := err.(interface{ Unwrap() []error }); !ok {
+		t.Fatalf("Check's error %T does not unwrap to a list", err)
+	}
+	var pe *assignor.PartitionError
+	if !errors.As(err, &pe) || pe.Topic == "" {
+		t.Errorf("errors.As found no *assignor.PartitionError: %v", err)
+	}
+	cases := map[string]bool{}
+	for _, e := range flatten(err) {
+		var ce *assignortest.CaseError
+		if errors.As(e, &ce) && errors.As(e, &pe) && errors.Is(pe, assignor.ErrAssignedTwice) {
+			cases[ce.Case] = true
+		}
+	}
+	if len(cases) < 5 {
+		t.Errorf("a double assignment in every plan was reported by only %d cases: %v", len(cases), cases)
+	}
+}
+
+func TestCases(t *testing.T) {
+	t.Parallel()
+	cases := assignortest.Cases()
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if c.Name == "" || c.Rule == "" {
+			t.Errorf("case %q has no name or rule", c.Name)
+		}
+		if seen[c.Name] {
+			t.Errorf("case %q listed twice", c.Name)
+		}
+		seen[c.Name] = true
+	}
+	cases[0].Name = "changed"
+	if assignortest.Cases()[0].Name == "changed" {
+		t.Error("Cases returned the kit's own slice")
+	}
+	for _, want := range []string{"empty-group", "no-subscriptions", "unknown-topics", "one-member", "more-members-than-partitions",
+		"heterogeneous-subscriptions", "determinism", "permutation-invariance", "input-not-mutated", "odd-claims", "big-group",
+		"balanced", "sticky-keeps-ownership", "sticky-join-leave", "claims"} {
+		if !seen[want] {
+			t.Errorf("no case %q", want)
+		}
+	}
+}
+
+// TestCapabilityCasesApply pins that the balanced and sticky cases run only
+// for assignors that declare the capability.
+func TestCapabilityCasesApply(t *testing.T) {
+	t.Parallel()
+	plain := &fake{}
+	declared := &fake{balanced: true, sticky: true}
+	for _, c := range assignortest.Cases() {
+		if c.Requires == "" {
+			continue
+		}
+		if c.Applies(plain) {
+			t.Errorf("case %q applies to an assignor that declares nothing", c.Name)
+		}
+		if !c.Applies(declared) {
+			t.Errorf("case %q does not apply to an assignor that declares %s", c.Name, c.Requires)
+		}
+	}
+}
