@@ -1,0 +1,79 @@
+package groupsim
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/kgroup/assignor"
+)
+
+// lead runs on the leader process p after its JoinGroup: it builds the
+// group from the members' subscriptions for the selected protocol and p's
+// own (possibly stale) metadata, runs p's assignor of that name, checks the
+// plan with [assignor.CheckPlan] and returns each member's assignment.
+// A plan that cannot be made or breaks the rules is recorded as a failure;
+// members are then sent what the plan holds (possibly nothing).
+func (s *Sim) lead(p *process, j joinAnswer) map[string]assignment {
+	a := p.assignor(j.protocol)
+	if a == nil {
+		s.fail("leader %s has no assignor %q", p.id(), j.protocol)
+		return map[string]assignment{}
+	}
+	g := assignor.Group{}
+	subscribed := map[string]bool{}
+	for _, id := range slices.Sorted(maps.Keys(j.members)) {
+		m := j.members[id]
+		i := slices.IndexFunc(m.protocols, func(q protocolMeta) bool { return q.name == j.protocol })
+		if i < 0 {
+			continue
+		}
+		sub := m.protocols[i].sub
+		g.Members = append(g.Members, assignor.Member{
+			ID: id, InstanceID: m.instance, Topics: slices.Clone(sub.topics),
+			Owned: assignor.CloneTopicPartitions(sub.owned), Generation: sub.gen, UserData: slices.Clone(sub.userData),
+		})
+		for _, t := range sub.topics {
+			subscribed[t] = true
+		}
+	}
+	for _, t := range slices.Sorted(maps.Keys(subscribed)) {
+		if n, ok := p.view[t]; ok {
+			g.Topics = append(g.Topics, assignor.Topic{Name: t, Partitions: assignor.Partitions(n)})
+		}
+	}
+	plan, err := a.Assign(g)
+	if err != nil {
+		s.fail("leader %s: %s: %v", p.id(), a.Name(), err)
+		return map[string]assignment{}
+	}
+	proto := assignor.Eager
+	if assignor.Supports(a, assignor.Cooperative) {
+		proto = assignor.Cooperative
+	}
+	if err := assignor.CheckPlan(g, plan, proto); err != nil {
+		s.fail("leader %s: %s plan for generation %d: %v", p.id(), a.Name(), j.gen, err)
+	}
+	out := make(map[string]assignment, len(plan.Members))
+	given := map[partition]bool{}
+	for _, mp := range plan.Members {
+		out[mp.Member] = assignment{partitions: assignor.CloneTopicPartitions(mp.Assigned), userData: slices.Clone(mp.UserData)}
+		for _, k := range flatten(mp.Assigned) {
+			given[k] = true
+		}
+	}
+	withheld := 0
+	for _, t := range g.Topics {
+		for _, i := range t.Partitions {
+			if !given[partition{t.Name, i}] {
+				withheld++
+			}
+		}
+	}
+	s.acct.plans++
+	s.acct.withheld += withheld
+	if withheld > 0 || plan.FollowUp {
+		s.acct.followUps++
+	}
+	s.tracef("%s leads generation %d with %s: %d members, %d withheld", p.id(), j.gen, a.Name(), len(g.Members), withheld)
+	return out
+}
