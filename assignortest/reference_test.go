@@ -95,10 +95,12 @@ func (refSticky) Assign(g assignor.Group) (assignor.Plan, error) {
 // inner assignor declares.
 type coop struct{ inner assignor.Assignor }
 
-func (c coop) Name() string                    { return "coop-" + c.inner.Name() }
-func (c coop) Protocols() []assignor.Protocol { return []assignor.Protocol{assignor.Cooperative, assignor.Eager} }
-func (c coop) Balanced() bool                  { return assignor.IsBalanced(c.inner) }
-func (c coop) Sticky() bool                    { return assignor.IsSticky(c.inner) }
+func (c coop) Name() string { return "coop-" + c.inner.Name() }
+func (c coop) Protocols() []assignor.Protocol {
+	return []assignor.Protocol{assignor.Cooperative, assignor.Eager}
+}
+func (c coop) Balanced() bool { return assignor.IsBalanced(c.inner) }
+func (c coop) Sticky() bool   { return assignor.IsSticky(c.inner) }
 
 func (c coop) Assign(g assignor.Group) (assignor.Plan, error) {
 	ix, err := assignor.NewIndex(g)
