@@ -1,0 +1,303 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// scenario runs one consumer group of Java and sarama members on the shared broker, with
+// records produced throughout, and checks it when it ends.
+type scenario struct {
+	t          *testing.T
+	name       string
+	b          *broker
+	l          *ledger
+	group      string
+	topics     []string
+	partitions int32
+
+	session, heartbeat, rebalance time.Duration
+
+	prod        *producer
+	java        *javaHost
+	goMembers   map[string]*goMember   // id -> running member
+	javaMembers map[string]*javaMember // id -> running member
+	instances   map[string]string      // id -> group.instance.id for static members
+	incarnation map[string]int
+}
+
+type scenarioConfig struct {
+	session time.Duration // member session timeout; 3 s when zero
+}
+
+func newScenario(t *testing.T, cfg scenarioConfig) *scenario {
+	t.Helper()
+	b := needBroker(t)
+	name := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
+	s := &scenario{
+		t: t, name: t.Name(), b: b, l: newLedger(),
+		group:       "g-" + name,
+		topics:      []string{name + "-a", name + "-b"},
+		partitions:  6,
+		session:     cmpOr(cfg.session, 3*time.Second),
+		heartbeat:   300 * time.Millisecond,
+		rebalance:   5 * time.Second,
+		goMembers:   make(map[string]*goMember),
+		javaMembers: make(map[string]*javaMember),
+		instances:   make(map[string]string),
+		incarnation: make(map[string]int),
+	}
+	if err := b.createTopics(s.partitions, s.topics...); err != nil {
+		t.Fatal(err)
+	}
+	prod, err := startProducer(s.l, b.addr, s.topics, s.partitions, 40*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.prod = prod
+	t.Cleanup(s.cleanup)
+	return s
+}
+
+func cmpOr(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}
+
+// cleanup stops whatever is still running (after a failure; finish stops everything first).
+func (s *scenario) cleanup() {
+	s.prod.stop()
+	for _, id := range slices.Sorted(maps.Keys(s.goMembers)) {
+		_ = s.goMembers[id].stop()
+	}
+	if s.java != nil {
+		if err := s.java.close(); err != nil {
+			s.t.Log(err)
+		}
+	}
+}
+
+func (s *scenario) memberName(id string) string {
+	s.incarnation[id]++
+	if n := s.incarnation[id]; n > 1 {
+		return fmt.Sprintf("%s#%d", id, n)
+	}
+	return id
+}
+
+// static makes the member id static (group.instance.id) from its next start on.
+func (s *scenario) static(id string) { s.instances[id] = "inst-" + id }
+
+// start starts member id: "g…" is a sarama member with the strategy under test, "j…" a Java
+// consumer.
+func (s *scenario) start(id string) {
+	s.t.Helper()
+	name := s.memberName(id)
+	switch id[0] {
+	case 'g':
+		strategy, err := newStrategy()
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		m, err := startGoMember(s.l, goMemberConfig{
+			name: name, instance: s.instances[id], group: s.group, topics: s.topics, bootstrap: s.b.addr,
+			session: s.session, heartbeat: s.heartbeat, rebalance: s.rebalance, strategy: strategy,
+		})
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		s.goMembers[id] = m
+	case 'j':
+		if s.java == nil {
+			h, err := startJavaHost(context.Background(), s.l, s.t.TempDir())
+			if err != nil {
+				s.t.Fatal(err)
+			}
+			s.java = h
+		}
+		m := &javaMember{
+			id: id, name: name, instance: s.instances[id], group: s.group, topics: s.topics, bootstrap: s.b.addr,
+			session: s.session, heartbeat: s.heartbeat, maxPoll: s.rebalance,
+		}
+		if err := s.java.start(*m); err != nil {
+			s.t.Fatal(err)
+		}
+		s.javaMembers[id] = m
+	default:
+		s.t.Fatalf("member id %q: want g… (sarama) or j… (Java)", id)
+	}
+}
+
+// stop stops member id; a dynamic member leaves the group, a static one does not.
+func (s *scenario) stop(id string) {
+	s.t.Helper()
+	switch {
+	case s.goMembers[id] != nil:
+		if err := s.goMembers[id].stop(); err != nil {
+			s.l.problem("stopping %s: %v", id, err)
+		}
+		delete(s.goMembers, id)
+	case s.javaMembers[id] != nil:
+		if err := s.java.stop(id); err != nil {
+			s.t.Fatal(err)
+		}
+		delete(s.javaMembers, id)
+	default:
+		s.t.Fatalf("member %s is not running", id)
+	}
+}
+
+// live returns the ledger names of the running members.
+func (s *scenario) live() []string {
+	var names []string
+	for _, m := range s.goMembers {
+		names = append(names, m.name)
+	}
+	for _, m := range s.javaMembers {
+		names = append(names, m.name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// settle waits until the group is stable: every partition held by exactly one running member,
+// the counts balanced (they differ by at most one), and no claim change for quiet.
+func (s *scenario) settle() {
+	s.t.Helper()
+	const quiet = 700 * time.Millisecond
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		live := s.live()
+		owners, last := s.l.snapshot()
+		why := s.unsettled(live, owners)
+		if why == "" && time.Since(last) >= quiet {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("group did not settle in 45 s with members %v: %s", live, why)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (s *scenario) unsettled(live []string, owners map[topicPartition][]string) string {
+	count := make(map[string]int)
+	for _, topic := range s.topics {
+		for p := range s.partitions {
+			tp := topicPartition{topic, p}
+			o := owners[tp]
+			if len(o) != 1 {
+				return fmt.Sprintf("%s owned by %v", tp, o)
+			}
+			if !slices.Contains(live, o[0]) {
+				return fmt.Sprintf("%s owned by %s, which is not running", tp, o[0])
+			}
+			count[o[0]]++
+		}
+	}
+	lo, hi := int(s.partitions)*len(s.topics), 0
+	for _, m := range live {
+		lo, hi = min(lo, count[m]), max(hi, count[m])
+	}
+	if hi-lo > 1 {
+		return fmt.Sprintf("unbalanced: %v", count)
+	}
+	return ""
+}
+
+// holdings returns how many partitions each running member holds.
+func (s *scenario) holdings() map[string]int {
+	owners, _ := s.l.snapshot()
+	count := make(map[string]int)
+	for _, o := range owners {
+		for _, m := range o {
+			count[m]++
+		}
+	}
+	return count
+}
+
+// finish stops the producer, waits until every record was consumed and committed, stops every
+// member, and checks the scenario: nothing lost, everything committed, no overlapping claims in
+// a generation our assignor led (an overlap under a Java leader is reported, not failed), and
+// no problem reported by a member.
+func (s *scenario) finish() report {
+	s.t.Helper()
+	s.prod.stop()
+	deadline := time.Now().Add(30 * time.Second)
+	for s.l.missing() > 0 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	// Let the last commits land: wait until the committed offsets reach the end.
+	var committed map[topicPartition]int64
+	for {
+		var err error
+		committed, err = s.b.committed(s.group, s.topics, s.partitions)
+		if err == nil && s.allCommitted(committed) {
+			break
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for _, id := range slices.Sorted(maps.Keys(s.goMembers)) {
+		s.stop(id)
+	}
+	for _, id := range slices.Sorted(maps.Keys(s.javaMembers)) {
+		s.stop(id)
+	}
+	end := time.Now()
+	if s.java != nil {
+		if err := s.java.close(); err != nil {
+			s.t.Error(err)
+		}
+		s.java = nil
+	}
+	if c, err := s.b.committed(s.group, s.topics, s.partitions); err == nil {
+		committed = c
+	} else {
+		s.t.Errorf("reading committed offsets: %v", err)
+	}
+	r := s.l.analyse(s.name, end, committed)
+	addReport(r)
+	s.t.Log(r.String())
+	if r.produced == 0 {
+		s.t.Error("nothing was produced")
+	}
+	if r.lost > 0 {
+		s.t.Errorf("%d of %d produced records were never consumed", r.lost, r.produced)
+	}
+	if r.uncommitted > 0 {
+		s.t.Errorf("%d partitions not committed to their end", r.uncommitted)
+	}
+	for _, o := range r.overlaps {
+		if o.ours {
+			s.t.Errorf("overlapping claims in a rebalance our assignor led: %s", o)
+		} else {
+			s.t.Logf("overlapping claims under a Java leader (reported, not failed): %s", o)
+		}
+	}
+	for _, p := range r.problems {
+		s.t.Errorf("problem: %s", p)
+	}
+	return r
+}
+
+func (s *scenario) allCommitted(committed map[topicPartition]int64) bool {
+	s.l.mu.Lock()
+	defer s.l.mu.Unlock()
+	for tp, offsets := range s.l.produced {
+		if len(offsets) > 0 && committed[tp] <= slices.Max(offsets) {
+			return false
+		}
+	}
+	return true
+}
