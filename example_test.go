@@ -1,0 +1,91 @@
+package assignor_test
+
+import (
+	"fmt"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/assignortest"
+	"github.com/kgroup/assignor/roundrobin"
+)
+
+// rangeAssignor gives each subscriber of a topic a contiguous range of the
+// topic's partitions, like Java's RangeAssignor: with n partitions and k
+// subscribers, subscriber i (in member ID order) gets [i·n/k, (i+1)·n/k).
+// It builds on assignor.NewIndex, which validates the group, puts it in a
+// canonical order (so the plan cannot depend on the input's order) and
+// numbers partitions densely.
+type rangeAssignor struct{}
+
+func (rangeAssignor) Name() string { return "range" }
+
+func (rangeAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		return assignor.Plan{}, err
+	}
+	assigned := make([][]int32, len(ix.Members))
+	for t, subscribers := range ix.Subscribers {
+		first, n, k := int(ix.TopicStart[t]), int(ix.TopicStart[t+1]-ix.TopicStart[t]), len(subscribers)
+		for i, m := range subscribers {
+			for p := first + i*n/k; p < first+(i+1)*n/k; p++ {
+				assigned[m] = append(assigned[m], int32(p))
+			}
+		}
+	}
+	return ix.Plan(assigned), nil
+}
+
+// This example writes a small custom assignor and runs the conformance kit
+// on it. In a test, call assignortest.Run(t, newAssignor) instead, for one
+// subtest per case.
+func Example() {
+	err := assignortest.Check(func() assignor.Assignor { return rangeAssignor{} })
+	if err != nil {
+		fmt.Println(err) // one line per misbehaviour: case, member, topic, partition
+		return
+	}
+	fmt.Println("ok")
+
+	plan, _ := rangeAssignor{}.Assign(assignor.Group{
+		Members: []assignor.Member{
+			{ID: "m0", Topics: []string{"orders"}},
+			{ID: "m1", Topics: []string{"orders"}},
+		},
+		Topics: []assignor.Topic{{Name: "orders", Partitions: assignor.Partitions(5)}},
+	})
+	fmt.Print(plan)
+	// Output:
+	// ok
+	// m0: orders[0 1]
+	// m1: orders[2 3 4]
+}
+
+// This example assigns a small group with round-robin: every partition of
+// every subscribed topic, in topic then partition order, goes to the next
+// member around the ring that subscribes to its topic. The static member
+// (KIP-345) stands first in the ring, so: clicks/0 to consumer-z, clicks/1 to
+// consumer-b (consumer-a does not read clicks), clicks/2 to consumer-z, then
+// orders/0 to consumer-a, and on around.
+func Example_roundRobin() {
+	g := assignor.Group{
+		Members: []assignor.Member{
+			{ID: "consumer-b", Topics: []string{"clicks", "orders"}},
+			{ID: "consumer-a", Topics: []string{"orders"}},
+			{ID: "consumer-z", InstanceID: "pod-0", Topics: []string{"clicks", "orders"}},
+		},
+		Topics: []assignor.Topic{
+			{Name: "orders", Partitions: assignor.Partitions(4)},
+			{Name: "clicks", Partitions: assignor.Partitions(3)},
+		},
+	}
+	plan, err := roundrobin.New().Assign(g)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(plan)
+	// Output:
+	// consumer-a: orders[0 3]
+	// consumer-b: clicks[1] orders[1]
+	// consumer-z: clicks[0 2] orders[2]
+}
