@@ -1,0 +1,310 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/bench/internal/contender"
+	"github.com/kgroup/assignor/bench/internal/measure"
+	"github.com/kgroup/assignor/bench/internal/workload"
+)
+
+// job is what the parent asks one child process to do: one repetition of one
+// contender on one shape and scenario, or one script.
+type job struct {
+	Contender string            `json:"contender"`
+	Shape     workload.Shape    `json:"shape"`
+	Scenario  workload.Scenario `json:"scenario,omitempty"`
+	Script    string            `json:"script,omitempty"`
+	Seed      uint64            `json:"seed"`
+	Cap       time.Duration     `json:"cap"`
+}
+
+// result is a child's answer, one JSON object on stdout.
+type result struct {
+	Capped bool   `json:"capped,omitempty"`
+	Phase  string `json:"phase,omitempty"` // where the cap hit
+	Err    string `json:"err,omitempty"`
+
+	Nanos      int64            `json:"nanos"`       // the timed Lead
+	AllocBytes uint64           `json:"alloc_bytes"` // TotalAlloc delta over the timed Lead
+	Allocs     uint64           `json:"allocs"`
+	Quality    *measure.Quality `json:"quality,omitempty"`
+	// Settled judges the follow-up round of a cooperative plan that
+	// withheld partitions: every member rejoins owning what it was given.
+	Settled *measure.Quality `json:"settled,omitempty"`
+
+	Script *scriptStats `json:"script,omitempty"`
+}
+
+// scriptStats sums a script's rounds.
+type scriptStats struct {
+	Events    int    `json:"events"`
+	Rounds    int    `json:"rounds"`     // rebalances after the initial assignment
+	MaxRounds int    `json:"max_rounds"` // most rebalances one event took to settle
+	Unsettled int    `json:"unsettled"`  // events that did not settle within maxRounds
+	Moved     int    `json:"moved"`      // partitions revoked from a member, summed over rounds
+	Withheld  int    `json:"withheld"`   // partitions withheld, summed over rounds
+	Invalid   int    `json:"invalid"`    // rounds whose plan failed CheckPlan
+	FirstBad  string `json:"first_bad,omitempty"`
+	LeadNanos int64  `json:"lead_nanos"` // time in Lead, summed over rounds
+	Spread    int    `json:"spread"`     // of the final plan
+}
+
+// maxRounds bounds the rebalances one script event may take.
+const maxRounds = 10
+
+// watchdog ends the child with a "capped" answer when one phase outlasts its
+// cap; the phase's work cannot be interrupted otherwise.
+type watchdog struct {
+	mu   sync.Mutex
+	out  io.Writer
+	done bool
+	exit func(int)
+}
+
+func (w *watchdog) write(r result) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return
+	}
+	w.done = true
+	_ = json.NewEncoder(w.out).Encode(r)
+}
+
+// within runs f, and if f has not returned after d, writes a capped result
+// and exits.
+func (w *watchdog) within(d time.Duration, phase string, f func() error) error {
+	t := time.AfterFunc(d, func() {
+		w.write(result{Capped: true, Phase: phase})
+		w.exit(0)
+	})
+	defer t.Stop()
+	return f()
+}
+
+// runChild reads a job from in, runs it and writes the result to out.
+func runChild(in io.Reader, out io.Writer) error {
+	var j job
+	if err := json.NewDecoder(in).Decode(&j); err != nil {
+		return fmt.Errorf("bench child: reading job: %w", err)
+	}
+	w := &watchdog{out: out, exit: os.Exit}
+	var r result
+	var err error
+	if j.Script != "" {
+		r, err = runScript(j, w)
+	} else {
+		r, err = runCell(j, w)
+	}
+	if err != nil {
+		r = result{Err: err.Error()}
+	}
+	w.write(r)
+	return nil
+}
+
+// joinsFor returns the members' joins given their history.
+func joinsFor(specs []workload.MemberSpec, hist map[string]contender.Assignment, generation int32) []contender.MemberJoin {
+	joins := make([]contender.MemberJoin, len(specs))
+	for i, s := range specs {
+		j := contender.MemberJoin{ID: s.ID, Topics: s.Topics, Rack: s.Rack, Generation: assignor.NoGeneration}
+		if h, ok := hist[s.ID]; ok {
+			j.Owned = h.Partitions
+			j.Generation = generation
+			j.AssignmentUserData = h.UserData
+		}
+		joins[i] = j
+	}
+	return joins
+}
+
+func protocolOf(c contender.Contender) assignor.Protocol {
+	if c.Cooperative {
+		return assignor.Cooperative
+	}
+	return assignor.Eager
+}
+
+// lead prepares a fresh runner and runs Lead once within the cap.
+func lead(w *watchdog, j job, c contender.Contender, phase string, topics []assignor.Topic, joins []contender.MemberJoin, generation int32) ([]contender.Assignment, error) {
+	r := c.New()
+	if err := r.Prepare(topics, joins, generation); err != nil {
+		return nil, err
+	}
+	if err := w.within(j.Cap, phase, r.Lead); err != nil {
+		return nil, err
+	}
+	return r.Result()
+}
+
+func byMember(as []contender.Assignment) map[string]contender.Assignment {
+	m := make(map[string]contender.Assignment, len(as))
+	for _, a := range as {
+		m[a.Member] = a
+	}
+	return m
+}
+
+// runCell measures one repetition: the history round (join, leave) or a
+// warm-up Lead (other scenarios), then the timed Lead, then the judgement,
+// then for a cooperative plan that withheld partitions the follow-up round.
+func runCell(j job, w *watchdog) (result, error) {
+	c, ok := contender.Lookup(j.Contender)
+	if !ok {
+		return result{}, fmt.Errorf("unknown contender %q", j.Contender)
+	}
+	cs, err := workload.Build(j.Shape, j.Scenario, j.Seed)
+	if err != nil {
+		return result{}, err
+	}
+	var hist map[string]contender.Assignment
+	generation := int32(1)
+	if cs.Before != nil {
+		as, err := lead(w, j, c, "history", cs.Topics, joinsFor(cs.Before, nil, 0), generation)
+		if err != nil {
+			return result{}, fmt.Errorf("history round: %w", err)
+		}
+		hist = byMember(as)
+		generation++
+	}
+	joins := joinsFor(cs.After, hist, generation-1)
+	r := c.New()
+	if err := r.Prepare(cs.Topics, joins, generation); err != nil {
+		return result{}, err
+	}
+	if cs.Before == nil {
+		if err := w.within(j.Cap, "warm-up", r.Lead); err != nil {
+			return result{}, err
+		}
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	err = w.within(j.Cap, "timed", r.Lead)
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		return result{}, err
+	}
+	res := result{Nanos: elapsed.Nanoseconds(), AllocBytes: after.TotalAlloc - before.TotalAlloc, Allocs: after.Mallocs - before.Mallocs}
+	as, err := r.Result()
+	if err != nil {
+		return result{}, err
+	}
+	q := measure.Evaluate(cs.Topics, joins, as, protocolOf(c))
+	res.Quality = &q
+	if c.Cooperative && q.Withheld > 0 && q.Valid {
+		follow := joinsFor(cs.After, byMember(as), generation)
+		as2, err := lead(w, j, c, "follow-up", cs.Topics, follow, generation+1)
+		if err != nil {
+			return result{}, fmt.Errorf("follow-up round: %w", err)
+		}
+		q2 := measure.Evaluate(cs.Topics, follow, as2, protocolOf(c))
+		res.Settled = &q2
+	}
+	return res, nil
+}
+
+// runScript runs a script through a cooperative contender round by round,
+// the whole script within 2×cap.
+func runScript(j job, w *watchdog) (result, error) {
+	c, ok := contender.Lookup(j.Contender)
+	if !ok {
+		return result{}, fmt.Errorf("unknown contender %q", j.Contender)
+	}
+	sc, err := workload.NewScript(j.Script, j.Shape, j.Seed)
+	if err != nil {
+		return result{}, err
+	}
+	var st scriptStats
+	err = w.within(2*j.Cap, "script", func() error {
+		live := append([]workload.MemberSpec(nil), sc.Initial...)
+		hist := map[string]contender.Assignment{}
+		generation := int32(0)
+		var last measure.Quality
+		// settle runs rounds until nothing is withheld; it returns the
+		// rounds taken, or an error.
+		settle := func(count bool) (int, error) {
+			for round := 1; round <= maxRounds; round++ {
+				joins := joinsFor(live, hist, generation)
+				generation++
+				r := c.New()
+				if err := r.Prepare(sc.Topics, joins, generation); err != nil {
+					return round, err
+				}
+				start := time.Now()
+				if err := r.Lead(); err != nil {
+					return round, err
+				}
+				st.LeadNanos += time.Since(start).Nanoseconds()
+				as, err := r.Result()
+				if err != nil {
+					return round, err
+				}
+				q := measure.Evaluate(sc.Topics, joins, as, protocolOf(c))
+				last = q
+				if count {
+					st.Rounds++
+					st.Moved += q.Moves
+					st.Withheld += q.Withheld
+					if !q.Valid {
+						st.Invalid++
+						if st.FirstBad == "" && len(q.Violations) > 0 {
+							st.FirstBad = q.Violations[0]
+						}
+					}
+				}
+				hist = byMember(as)
+				if q.Withheld == 0 {
+					return round, nil
+				}
+			}
+			return maxRounds + 1, nil
+		}
+		if _, err := settle(false); err != nil {
+			return fmt.Errorf("initial assignment: %w", err)
+		}
+		for i, ev := range sc.Events {
+			gone := make(map[string]bool, len(ev.Leave))
+			for _, id := range ev.Leave {
+				gone[id] = true
+				delete(hist, id)
+			}
+			kept := live[:0]
+			for _, m := range live {
+				if !gone[m.ID] {
+					kept = append(kept, m)
+				}
+			}
+			live = append(kept, ev.Join...)
+			rounds, err := settle(true)
+			if err != nil {
+				return fmt.Errorf("event %d: %w", i+1, err)
+			}
+			st.Events++
+			if rounds > maxRounds {
+				st.Unsettled++
+				rounds = maxRounds
+			}
+			st.MaxRounds = max(st.MaxRounds, rounds)
+		}
+		st.Spread = last.Spread
+		return nil
+	})
+	if err != nil {
+		return result{}, err
+	}
+	return result{Script: &st, Nanos: st.LeadNanos}, nil
+}
+
+var errChildFailed = errors.New("bench: child failed")

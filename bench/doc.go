@@ -1,0 +1,44 @@
+// Command bench is the side-by-side comparison people run to choose an
+// assignor: `go run ./bench`.
+//
+// # What it measures
+//
+// Every contender does a group leader's unit of work on the same inputs:
+// the members' encoded JoinGroup metadata in, the encoded SyncGroup
+// assignments out. The contenders are ours (sticky and cooperative-sticky
+// through our codec, cooperative-sticky through the sarama adapter, and
+// Assign alone on a prebuilt Group, the "core" rows), franz-go v1.22.3's
+// sticky and cooperative-sticky balancers, sarama v1.61.1's sticky,
+// cooperative-sticky, round-robin and range strategies, and the floor:
+// decoding every subscription and encoding every assignment with no
+// assignment logic. See package internal/contender for how each is driven.
+//
+// Shapes run from 10 topics × 100 partitions with 50 members (1k
+// partitions) to 100 × 1000 with 1000 members (100k); -full adds 500 × 2000
+// with 2000 members (1M). Scenarios (package internal/workload, fixed seed):
+// fresh, one member joins, one leaves, mixed subscriptions, racks (ours
+// only). In the join and leave scenarios each contender's members carry the
+// contender's own fresh plan as history, encoded as that client's members
+// encode it. The multi-round scripts (a rolling restart of every member; a
+// scale out and in) run through each cooperative contender round by round on
+// the 1k and 10k shapes.
+//
+// Each repetition of each contender runs in a fresh child process (this
+// binary re-executed with the hidden -child flag, the job as JSON on stdin,
+// the result as JSON on stdout). The child times one Lead after a warm-up
+// (or after the history round), reads the allocated bytes from
+// runtime.MemStats, and judges the plan (package internal/measure): validity
+// by assignor.CheckPlan, balance, moves, withheld partitions and, for a
+// cooperative plan that withholds, the follow-up round. A run over the cap
+// (5s, 20s with -full, twice that for a script) ends its child; the row
+// shows "> cap" and the contender is not run on bigger shapes of that
+// scenario. Repetitions are interleaved: repetition r of every contender
+// before repetition r+1.
+//
+// # Output
+//
+// A progress bar on stderr, then the tables on stdout; -out DIR also writes
+// DIR/results.md and DIR/plots/*.png (time against partitions on log-log
+// axes, one plot per scenario; moves per scenario). -quick is the CI smoke
+// test (the 1k shape, one repetition, a 2s cap).
+package main

@@ -1,0 +1,187 @@
+// Package contender wraps every assignor the benchmark compares behind one
+// interface, each doing a group leader's unit of work: the members' encoded
+// JoinGroup metadata in, the encoded SyncGroup assignments out.
+//
+// # The unit of work
+//
+// [Runner.Prepare] is untimed: it plays the members, encoding what each
+// member of that client would send in JoinGroup given its history (the
+// partitions it was last given, the generation, the last assignment's user
+// data). [Runner.Lead] is the timed part, the leader's work from the raw
+// member metadata to the raw assignment bytes, through the contender's own
+// codec: our codec (package wire), franz-go's kmsg, sarama's
+// encoder/decoder. [Runner.Result] (untimed) decodes the assignment bytes
+// with franz-go's kmsg, a codec that is not ours, so every contender's output
+// is read the same way.
+//
+// The core contenders are the exception: their Lead is Assign alone on a
+// prebuilt [assignor.Group], to show our assignment time on its own.
+//
+// # Members' history
+//
+// A member of an eager client revokes everything before it rejoins, so it
+// sends no owned partitions; its history travels in user data (Java,
+// sarama and franz-go's sticky layout). A cooperative member sends the
+// partitions it owns and their generation. Each runner encodes this the way
+// its client does; see the runner's doc.
+package contender
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/kgroup/assignor"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// MemberJoin is what the harness knows of one member when it joins.
+type MemberJoin struct {
+	ID     string
+	Topics []string // sorted
+	Rack   string
+	// Owned is what the member was last given, sorted by topic then
+	// partition; nil for a member with no history.
+	Owned []assignor.TopicPartitions
+	// Generation is the generation of Owned, or assignor.NoGeneration.
+	Generation int32
+	// AssignmentUserData is the user data of the member's last assignment.
+	AssignmentUserData []byte
+}
+
+// Assignment is one member's decoded assignment.
+type Assignment struct {
+	Member     string
+	Partitions []assignor.TopicPartitions // sorted by topic, then partition
+	UserData   []byte
+}
+
+// Runner runs one contender for one rebalance. A Runner is used by one
+// goroutine: Prepare once, then Lead once or more, then Result.
+type Runner interface {
+	// Prepare encodes each member's JoinGroup metadata from its history, and
+	// the topic metadata in the form the contender takes (untimed).
+	Prepare(topics []assignor.Topic, members []MemberJoin, generation int32) error
+	// Lead does the leader's work (timed). Each call starts again from the
+	// prepared bytes.
+	Lead() error
+	// Result decodes what the last Lead produced: one entry per member that
+	// the leader sent an assignment to, in member ID order (untimed).
+	Result() ([]Assignment, error)
+}
+
+// Contender describes one contender.
+type Contender struct {
+	// Key is the short name used on the command line and in child jobs.
+	Key string
+	// Name is the name shown in tables: library and protocol.
+	Name string
+	// Family is "ours", "franz-go", "sarama" or "floor".
+	Family string
+	// Cooperative reports whether the contender uses the cooperative
+	// protocol (members send owned partitions; plans may withhold).
+	Cooperative bool
+	// Racks reports whether the contender can take member and replica racks.
+	Racks bool
+	// Core marks our Assign-only rows.
+	Core bool
+	// Floor marks the floor.
+	Floor bool
+	// Order places the contender in tables.
+	Order int
+	// New returns a fresh runner.
+	New func() Runner
+}
+
+var registry []Contender
+
+// Register adds a contender to [All] and [Lookup]; the benchmark's own
+// contenders register themselves in init functions. Not safe for concurrent use.
+func Register(c Contender) { registry = append(registry, c) }
+
+// All returns every contender compiled in, in table order.
+func All() []Contender {
+	out := slices.Clone(registry)
+	slices.SortFunc(out, func(a, b Contender) int { return cmp.Compare(a.Order, b.Order) })
+	return out
+}
+
+// Lookup returns the contender with the given key.
+func Lookup(key string) (Contender, bool) {
+	for _, c := range registry {
+		if c.Key == key {
+			return c, true
+		}
+	}
+	return Contender{}, false
+}
+
+// decodeAssignment decodes a ConsumerMemberAssignment with kmsg, sorting
+// topics and partitions.
+func decodeAssignment(member string, b []byte) (Assignment, error) {
+	a := Assignment{Member: member}
+	if len(b) == 0 { // the broker sends empty bytes to a member the leader left out
+		return a, nil
+	}
+	var k kmsg.ConsumerMemberAssignment
+	if err := k.ReadFrom(b); err != nil {
+		return a, fmt.Errorf("member %q: decoding assignment (%d bytes) with kmsg: %w", member, len(b), err)
+	}
+	a.UserData = k.UserData
+	for _, t := range k.Topics {
+		if len(t.Partitions) == 0 {
+			continue
+		}
+		ps := slices.Clone(t.Partitions)
+		slices.Sort(ps)
+		a.Partitions = append(a.Partitions, assignor.TopicPartitions{Topic: t.Topic, Partitions: ps})
+	}
+	a.Partitions = mergeTopics(a.Partitions)
+	return a, nil
+}
+
+// mergeTopics sorts tps by topic and merges entries of one topic.
+func mergeTopics(tps []assignor.TopicPartitions) []assignor.TopicPartitions {
+	slices.SortStableFunc(tps, func(a, b assignor.TopicPartitions) int { return cmp.Compare(a.Topic, b.Topic) })
+	out := tps[:0]
+	for _, tp := range tps {
+		if n := len(out); n > 0 && out[n-1].Topic == tp.Topic {
+			out[n-1].Partitions = append(out[n-1].Partitions, tp.Partitions...)
+			slices.Sort(out[n-1].Partitions)
+			continue
+		}
+		out = append(out, tp)
+	}
+	return out
+}
+
+func sortAssignments(as []Assignment) {
+	slices.SortFunc(as, func(a, b Assignment) int { return cmp.Compare(a.Member, b.Member) })
+}
+
+// ownedMap renders tps as the map franz-go and sarama take.
+func ownedMap(tps []assignor.TopicPartitions) map[string][]int32 {
+	if tps == nil {
+		return nil
+	}
+	m := make(map[string][]int32, len(tps))
+	for _, tp := range tps {
+		m[tp.Topic] = slices.Clone(tp.Partitions)
+	}
+	return m
+}
+
+// fromMap renders a topic → partitions map as sorted TopicPartitions.
+func fromMap(m map[string][]int32) []assignor.TopicPartitions {
+	out := make([]assignor.TopicPartitions, 0, len(m))
+	for t, ps := range m {
+		if len(ps) == 0 {
+			continue
+		}
+		ps = slices.Clone(ps)
+		slices.Sort(ps)
+		out = append(out, assignor.TopicPartitions{Topic: t, Partitions: ps})
+	}
+	slices.SortFunc(out, func(a, b assignor.TopicPartitions) int { return cmp.Compare(a.Topic, b.Topic) })
+	return out
+}

@@ -1,0 +1,114 @@
+package contender
+
+import (
+	"fmt"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/wire"
+)
+
+// OursRunner runs one of our assignors through our codec: every member's
+// subscription decoded with wire.DecodeSubscription and turned into an
+// assignor.Member, Assign on the resulting Group, and every member's plan
+// encoded with wire.Assignment.AppendTo. With Core set, Lead is Assign alone
+// on a Group decoded beforehand.
+//
+// Members encode subscription v3 as a Java member does: the topics, the
+// rack, the generation of their last assignment, the owned partitions only
+// when the assignor is cooperative (an eager member revokes everything
+// before it rejoins), and the user data the assignor's member-side hook
+// (assignor.SubscriptionUserDataAssignor) makes from the member's state.
+type OursRunner struct {
+	Assignor assignor.Assignor
+	Core     bool
+
+	topics []assignor.Topic
+	ids    []string
+	raw    [][]byte
+	group  assignor.Group // Core only
+	plan   assignor.Plan
+	out    [][]byte
+}
+
+func (r *OursRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ int32) error {
+	r.topics = topics
+	r.ids = make([]string, len(members))
+	r.raw = make([][]byte, len(members))
+	cooperative := assignor.Supports(r.Assignor, assignor.Cooperative)
+	hook, _ := r.Assignor.(assignor.SubscriptionUserDataAssignor)
+	for i, m := range members {
+		sub := wire.Subscription{Version: 3, Topics: m.Topics, Generation: m.Generation, Rack: m.Rack}
+		if cooperative {
+			sub.Owned = m.Owned
+		}
+		if hook != nil {
+			ud, err := hook.SubscriptionUserData(assignor.MemberState{Topics: m.Topics, Owned: m.Owned, Generation: m.Generation})
+			if err != nil {
+				return fmt.Errorf("member %q: %s SubscriptionUserData: %w", m.ID, r.Assignor.Name(), err)
+			}
+			sub.UserData = ud
+		}
+		r.ids[i] = m.ID
+		r.raw[i] = sub.AppendTo(nil)
+	}
+	if r.Core {
+		g, err := r.decode()
+		if err != nil {
+			return err
+		}
+		r.group = g
+	}
+	return nil
+}
+
+func (r *OursRunner) decode() (assignor.Group, error) {
+	g := assignor.Group{Members: make([]assignor.Member, len(r.raw)), Topics: r.topics}
+	for i, b := range r.raw {
+		sub, err := wire.DecodeSubscription(b)
+		if err != nil {
+			return assignor.Group{}, fmt.Errorf("member %q: %w", r.ids[i], err)
+		}
+		g.Members[i] = sub.Member(r.ids[i], "")
+	}
+	return g, nil
+}
+
+func (r *OursRunner) Lead() error {
+	g := r.group
+	if !r.Core {
+		var err error
+		if g, err = r.decode(); err != nil {
+			return err
+		}
+	}
+	plan, err := r.Assignor.Assign(g)
+	if err != nil {
+		return fmt.Errorf("%s Assign: %w", r.Assignor.Name(), err)
+	}
+	r.plan = plan
+	if r.Core {
+		return nil
+	}
+	r.out = make([][]byte, len(plan.Members))
+	for i, mp := range plan.Members {
+		r.out[i] = wire.Assignment{Version: 3, Partitions: mp.Assigned, UserData: mp.UserData}.AppendTo(nil)
+	}
+	return nil
+}
+
+func (r *OursRunner) Result() ([]Assignment, error) {
+	out := make([]Assignment, len(r.plan.Members))
+	for i, mp := range r.plan.Members {
+		if r.Core {
+			out[i] = Assignment{Member: mp.Member, Partitions: assignor.CloneTopicPartitions(mp.Assigned), UserData: mp.UserData}
+			continue
+		}
+		a, err := decodeAssignment(mp.Member, r.out[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	sortAssignments(out)
+	return out, nil
+}

@@ -1,0 +1,236 @@
+// Package measure judges one plan: validity (through assignor.CheckPlan),
+// balance, moves against the member's history, withheld partitions and rack
+// locality.
+//
+// # Definitions
+//
+//   - Valid: assignor.CheckPlan finds nothing, checked as the contender's
+//     protocol (eager plans must assign every subscribed partition;
+//     cooperative plans may withhold claimed ones but never hand a claimed
+//     partition to anyone but its valid owner).
+//   - Spread: the most partitions any member got minus the fewest.
+//   - SumSq: the sum of squared member loads. LowerSumSq is its least
+//     possible value, every subscribed partition spread as evenly as
+//     possible over all members; a plan reaching it is optimal. (It is a
+//     bound: with subscriptions that forbid an even spread, the harness
+//     compares with the best plan any contender found.)
+//   - Moves: partitions a member owned before (its own previous plan) and
+//     is not given now, withheld ones included; a departed member's
+//     partitions do not count.
+//   - MinMoves: with identical subscriptions, the fewest moves any
+//     optimally balanced plan needs; -1 when not computed.
+//   - Withheld: subscribed partitions no member is given (cooperative
+//     plans: handed over in the follow-up rebalance).
+package measure
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/bench/internal/contender"
+)
+
+// Quality is the judgement of one plan.
+type Quality struct {
+	Valid         bool     `json:"valid"`
+	Violations    []string `json:"violations,omitempty"` // the first few, each naming the partition
+	NumViolations int      `json:"num_violations,omitempty"`
+	Assigned      int      `json:"assigned"`
+	Subscribed    int      `json:"subscribed"`
+	Spread        int      `json:"spread"`
+	Empty         int      `json:"empty"` // members given nothing
+	SumSq         int64    `json:"sumsq"`
+	LowerSumSq    int64    `json:"lower_sumsq"`
+	Uniform       bool     `json:"uniform"` // every member subscribes to the same topics
+	Moves         int      `json:"moves"`
+	MinMoves      int      `json:"min_moves"`
+	Withheld      int      `json:"withheld"`
+	RackTotal     int      `json:"rack_total,omitempty"` // assigned partitions with racks known on both sides
+	RackLocal     int      `json:"rack_local,omitempty"` // of those, on a member in a replica's rack
+}
+
+// Optimal reports whether the plan reaches the lower bound on SumSq.
+func (q Quality) Optimal() bool { return q.SumSq == q.LowerSumSq }
+
+const maxViolations = 5
+
+// Group returns the group the members make: their topics, racks and claims
+// (Owned at Generation).
+func Group(topics []assignor.Topic, members []contender.MemberJoin) assignor.Group {
+	g := assignor.Group{Topics: topics, Members: make([]assignor.Member, len(members))}
+	for i, m := range members {
+		g.Members[i] = assignor.Member{ID: m.ID, Rack: m.Rack, Topics: m.Topics, Owned: m.Owned, Generation: m.Generation}
+	}
+	return g
+}
+
+// Plan turns decoded assignments into a Plan sorted by member, with an empty
+// entry for every member of the group the leader sent nothing to (the
+// coordinator gives those empty bytes).
+func Plan(members []contender.MemberJoin, as []contender.Assignment) assignor.Plan {
+	have := make(map[string]bool, len(as))
+	var p assignor.Plan
+	for _, a := range as {
+		have[a.Member] = true
+		p.Members = append(p.Members, assignor.MemberPlan{Member: a.Member, Assigned: a.Partitions, UserData: a.UserData})
+	}
+	for _, m := range members {
+		if !have[m.ID] {
+			p.Members = append(p.Members, assignor.MemberPlan{Member: m.ID})
+		}
+	}
+	slices.SortStableFunc(p.Members, func(a, b assignor.MemberPlan) int { return cmp.Compare(a.Member, b.Member) })
+	return p
+}
+
+// Evaluate judges the assignments as as a plan for the members (whose Owned
+// is their history), under protocol proto.
+func Evaluate(topics []assignor.Topic, members []contender.MemberJoin, as []contender.Assignment, proto assignor.Protocol) Quality {
+	g := Group(topics, members)
+	plan := Plan(members, as)
+	q := Quality{Valid: true, MinMoves: -1}
+	if err := assignor.CheckPlan(g, plan, proto); err != nil {
+		q.Valid = false
+		lines := strings.Split(err.Error(), "\n")
+		q.NumViolations = len(lines)
+		q.Violations = lines[:min(len(lines), maxViolations)]
+		var joined interface{ Unwrap() []error }
+		if errors.As(err, &joined) {
+			q.NumViolations = len(joined.Unwrap())
+		}
+	}
+
+	partitions := make(map[string]int, len(topics))
+	racks := make(map[string]map[int32][]string)
+	for _, t := range topics {
+		partitions[t.Name] = len(t.Partitions)
+		if t.ReplicaRacks != nil {
+			byID := make(map[int32][]string, len(t.Partitions))
+			for i, id := range t.Partitions {
+				byID[id] = t.ReplicaRacks[i]
+			}
+			racks[t.Name] = byID
+		}
+	}
+	subscribed := make(map[string]bool)
+	q.Uniform = true
+	for i, m := range members {
+		for _, t := range m.Topics {
+			if _, ok := partitions[t]; ok {
+				subscribed[t] = true
+			}
+		}
+		if i > 0 && !slices.Equal(m.Topics, members[0].Topics) {
+			q.Uniform = false
+		}
+	}
+	for t := range subscribed {
+		q.Subscribed += partitions[t]
+	}
+
+	byMember := make(map[string]assignor.MemberPlan, len(plan.Members))
+	loads := make([]int, 0, len(members))
+	for _, mp := range plan.Members {
+		byMember[mp.Member] = mp
+	}
+	assigned := make(map[string]map[int32]bool)
+	for _, m := range members {
+		mp := byMember[m.ID]
+		n := mp.NumAssigned()
+		loads = append(loads, n)
+		if n == 0 {
+			q.Empty++
+		}
+		for _, tp := range mp.Assigned {
+			set := assigned[tp.Topic]
+			if set == nil {
+				set = make(map[int32]bool)
+				assigned[tp.Topic] = set
+			}
+			for _, p := range tp.Partitions {
+				set[p] = true
+				if rs, ok := racks[tp.Topic]; ok && m.Rack != "" {
+					q.RackTotal++
+					if slices.Contains(rs[p], m.Rack) {
+						q.RackLocal++
+					}
+				}
+			}
+		}
+		q.Moves += lost(m.Owned, mp.Assigned)
+	}
+	for t, set := range assigned {
+		if subscribed[t] {
+			q.Assigned += len(set)
+		}
+	}
+	q.Withheld = q.Subscribed - q.Assigned
+	if len(loads) > 0 {
+		q.Spread = slices.Max(loads) - slices.Min(loads)
+	}
+	for _, n := range loads {
+		q.SumSq += int64(n) * int64(n)
+	}
+	q.LowerSumSq = evenSumSq(q.Subscribed, len(members))
+	if q.Uniform {
+		q.MinMoves = minMoves(members, q.Subscribed)
+	}
+	return q
+}
+
+// lost counts the partitions of owned that are not in assigned (both sorted
+// by topic; partitions sorted).
+func lost(owned, assigned []assignor.TopicPartitions) int {
+	n := 0
+	for _, tp := range owned {
+		i, ok := slices.BinarySearchFunc(assigned, tp.Topic, func(a assignor.TopicPartitions, t string) int { return cmp.Compare(a.Topic, t) })
+		if !ok {
+			n += len(tp.Partitions)
+			continue
+		}
+		for _, p := range tp.Partitions {
+			if _, ok := slices.BinarySearch(assigned[i].Partitions, p); !ok {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// evenSumSq is the sum of squares of p split as evenly as possible over m.
+func evenSumSq(p, m int) int64 {
+	if m == 0 {
+		return 0
+	}
+	q, r := int64(p/m), int64(p%m)
+	return r*(q+1)*(q+1) + (int64(m)-r)*q*q
+}
+
+// minMoves is, for identical subscriptions, the fewest partitions that must
+// leave their owners for a plan with spread at most one: the members that
+// own the most keep the larger targets.
+func minMoves(members []contender.MemberJoin, p int) int {
+	if len(members) == 0 {
+		return 0
+	}
+	counts := make([]int, len(members))
+	for i, m := range members {
+		for _, tp := range m.Owned {
+			counts[i] += len(tp.Partitions)
+		}
+	}
+	slices.SortFunc(counts, func(a, b int) int { return cmp.Compare(b, a) })
+	q, r := p/len(members), p%len(members)
+	moves := 0
+	for i, n := range counts {
+		target := q
+		if i < r {
+			target = q + 1
+		}
+		moves += max(0, n-target)
+	}
+	return moves
+}

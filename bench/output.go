@@ -1,0 +1,3 @@
+package main
+
+func writeOutputs(dir string, res *results) error { return nil }

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/kgroup/assignor/bench/internal/workload"
+)
+
+// tableHeader are the columns of the results table.
+var tableHeader = []string{"shape", "scenario", "contender", "median", "min", "×franz-coop", "×floor", "MB/op", "valid", "balance", "moves (min)", "withheld", "settled", "rack-local"}
+
+// cells renders one row's columns.
+func (r *row) cells(cl *cell) []string {
+	out := []string{cl.Shape.String(), string(cl.Scenario), r.C.Name}
+	switch r.Status {
+	case statusNA:
+		return append(out, "n/a: "+r.Note, "", "", "", "", "", "", "", "", "", "")
+	case statusSkipped, statusError:
+		note := r.Note
+		if r.Status == statusError {
+			note = "ERROR: " + note
+		}
+		return append(out, note, "", "", "", "", "", "", "", "", "", "")
+	case statusCapped:
+		if len(r.Times) == 0 {
+			return append(out, r.Note, "", fmt.Sprintf(">%s", ratio(r.capRatio(cl, refKey))), fmt.Sprintf(">%s", ratio(r.capRatio(cl, floorKey))), "", "", "", "", "", "", "")
+		}
+	}
+	out = append(out, dur(r.Median), dur(r.Min), ratio(r.XRef), ratio(r.XFloor), fmt.Sprintf("%.1f", float64(r.AllocMed)/1e6))
+	q := r.Q
+	if q == nil {
+		return append(out, "", "", "", "", "", "")
+	}
+	valid := "ok"
+	if !q.Valid {
+		valid = fmt.Sprintf("INVALID (%d): %s", q.NumViolations, q.Violations[0])
+	}
+	out = append(out, valid)
+	if r.C.Floor { // the floor's plan is a placeholder of the right size
+		return append(out, "–", "–", "–", "–", "–")
+	}
+	out = append(out, balance(r))
+	if cl.Scenario == workload.Join || cl.Scenario == workload.Leave {
+		if q.MinMoves >= 0 {
+			out = append(out, fmt.Sprintf("%d (%d)", q.Moves, q.MinMoves))
+		} else {
+			out = append(out, fmt.Sprint(q.Moves))
+		}
+	} else {
+		out = append(out, "–")
+	}
+	if r.C.Cooperative && !r.C.Floor {
+		out = append(out, fmt.Sprint(q.Withheld))
+	} else {
+		out = append(out, "–")
+	}
+	if s := r.Settle; s != nil {
+		v := ""
+		if !s.Valid {
+			v = ", INVALID"
+		}
+		out = append(out, fmt.Sprintf("spread %d, +%d moves, %d withheld%s", s.Spread, s.Moves, s.Withheld, v))
+	} else {
+		out = append(out, "–")
+	}
+	if q.RackTotal > 0 {
+		out = append(out, fmt.Sprintf("%.1f%%", 100*float64(q.RackLocal)/float64(q.RackTotal)))
+	} else {
+		out = append(out, "–")
+	}
+	return out
+}
+
+// capRatio is cap / the reference's median: a capped row is at least that
+// much slower.
+func (r *row) capRatio(cl *cell, key string) float64 {
+	ref := find(cl, key)
+	if ref == nil || ref.Median == 0 {
+		return 0
+	}
+	return float64(r.Cap) / float64(ref.Median)
+}
+
+func balance(r *row) string {
+	q := r.Q
+	s := fmt.Sprint(q.Spread)
+	switch {
+	case q.Withheld > 0:
+		s += " (withholding)"
+	case q.Optimal():
+		s += " opt"
+	case r.BestSumSq >= 0 && q.SumSq <= r.BestSumSq:
+		s += " best seen"
+	default:
+		s += " NOT opt"
+	}
+	if q.Empty > 0 {
+		s += fmt.Sprintf(", %d empty", q.Empty)
+	}
+	return s
+}
+
+func ratio(x float64) string {
+	if x == 0 {
+		return "–"
+	}
+	if x >= 100 {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+// dur renders d with three significant digits.
+func dur(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "–"
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.3gµs", float64(d)/1e3)
+	case d < time.Second:
+		return fmt.Sprintf("%.3gms", float64(d)/1e6)
+	}
+	return fmt.Sprintf("%.3gs", d.Seconds())
+}
+
+var scriptHeader = []string{"shape", "script", "contender", "events", "rounds", "max rounds/event", "unsettled", "moved", "withheld", "invalid rounds", "final spread", "time in Lead"}
+
+func (sr *scriptRow) cells() []string {
+	out := []string{sr.Shape.String(), sr.Script, sr.C.Name}
+	if sr.Stats == nil {
+		note := sr.Note
+		if sr.Status == statusError {
+			note = "ERROR: " + note
+		}
+		return append(out, note, "", "", "", "", "", "", "", "")
+	}
+	st := sr.Stats
+	invalid := fmt.Sprint(st.Invalid)
+	if st.Invalid > 0 {
+		invalid = fmt.Sprintf("INVALID %d: %s", st.Invalid, st.FirstBad)
+	}
+	return append(out, fmt.Sprint(st.Events), fmt.Sprint(st.Rounds), fmt.Sprint(st.MaxRounds), fmt.Sprint(st.Unsettled),
+		fmt.Sprint(st.Moved), fmt.Sprint(st.Withheld), invalid, fmt.Sprint(st.Spread), dur(time.Duration(st.LeadNanos)))
+}
+
+// writeTable prints the results as aligned text tables, with every invalid
+// plan listed afterwards.
+func writeTable(w io.Writer, res *results) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(tableHeader, "\t"))
+	for i, cl := range res.Cells {
+		if i > 0 && res.Cells[i-1].Shape != cl.Shape {
+			fmt.Fprintln(tw)
+		}
+		for _, r := range cl.Rows {
+			fmt.Fprintln(tw, strings.Join(r.cells(cl), "\t"))
+		}
+	}
+	tw.Flush()
+	if len(res.Scripts) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(scriptHeader, "\t"))
+		for _, sr := range res.Scripts {
+			fmt.Fprintln(tw, strings.Join(sr.cells(), "\t"))
+		}
+		tw.Flush()
+	}
+	if bad := invalidPlans(res); len(bad) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "!!! INVALID PLANS !!!")
+		for _, b := range bad {
+			fmt.Fprintln(w, b)
+		}
+	}
+	fmt.Fprintf(w, "\n%s; wall %s\n", strings.Join(res.Env, "; "), res.Wall.Round(time.Second))
+}
+
+func invalidPlans(res *results) []string {
+	var out []string
+	for _, cl := range res.Cells {
+		for _, r := range cl.Rows {
+			if r.Q != nil && !r.Q.Valid {
+				out = append(out, fmt.Sprintf("%s %s %s: %d violations:\n  %s", cl.Shape, cl.Scenario, r.C.Name, r.Q.NumViolations, strings.Join(r.Q.Violations, "\n  ")))
+			}
+			if r.Settle != nil && !r.Settle.Valid {
+				out = append(out, fmt.Sprintf("%s %s %s (follow-up round): %d violations:\n  %s", cl.Shape, cl.Scenario, r.C.Name, r.Settle.NumViolations, strings.Join(r.Settle.Violations, "\n  ")))
+			}
+		}
+	}
+	for _, sr := range res.Scripts {
+		if sr.Stats != nil && sr.Stats.Invalid > 0 {
+			out = append(out, fmt.Sprintf("%s script %s %s: %d invalid rounds, first: %s", sr.Shape, sr.Script, sr.C.Name, sr.Stats.Invalid, sr.Stats.FirstBad))
+		}
+	}
+	return out
+}
+
+// environment describes the machine, the toolchain and the peers' versions.
+func environment(cfg config) []string {
+	env := []string{fmt.Sprintf("%s %s/%s, %d CPUs (GOMAXPROCS %d)", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))}
+	if cpu := cpuModel(); cpu != "" {
+		env = append(env, cpu)
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var deps []string
+		for _, d := range bi.Deps {
+			switch d.Path {
+			case "github.com/IBM/sarama", "github.com/twmb/franz-go", "github.com/twmb/franz-go/pkg/kmsg":
+				deps = append(deps, d.Path+" "+d.Version)
+			}
+		}
+		if len(deps) > 0 {
+			env = append(env, strings.Join(deps, ", "))
+		}
+	}
+	env = append(env, fmt.Sprintf("%d repetitions, cap %s per run (%s per script), seed %d", cfg.reps, cfg.cap, 2*cfg.cap, cfg.seed))
+	return env
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"io"
+	"slices"
+	"time"
+
+	"github.com/kgroup/assignor/bench/internal/contender"
+	"github.com/kgroup/assignor/bench/internal/measure"
+	"github.com/kgroup/assignor/bench/internal/workload"
+)
+
+// Row statuses.
+const (
+	statusOK      = "ok"
+	statusCapped  = "capped"  // over the cap on this shape: killed
+	statusSkipped = "skipped" // over the cap on a smaller shape: not run
+	statusNA      = "n/a"     // the contender cannot run the scenario
+	statusError   = "error"
+)
+
+// row is one contender on one shape and scenario.
+type row struct {
+	C      contender.Contender
+	Status string
+	Note   string        // why capped, skipped, n/a or failed
+	Cap    time.Duration // the cap it hit
+	Times  []time.Duration
+	Allocs []uint64 // bytes allocated per repetition
+	Q      *measure.Quality
+	Settle *measure.Quality
+	// Filled by finish:
+	Median, Min time.Duration
+	AllocMed    uint64
+	XRef        float64 // median / franz-go cooperative-sticky median, 0 if unknown
+	XFloor      float64 // median / floor median, 0 if unknown
+	BestSumSq   int64   // least SumSq over the cell's valid plans
+}
+
+type cell struct {
+	Shape    workload.Shape
+	Scenario workload.Scenario
+	Rows     []*row
+}
+
+type scriptRow struct {
+	Shape  workload.Shape
+	Script string
+	C      contender.Contender
+	Status string
+	Note   string
+	Stats  *scriptStats
+}
+
+type results struct {
+	Cells   []*cell
+	Scripts []*scriptRow
+	Cfg     config
+	Wall    time.Duration
+	Env     []string
+}
+
+// refKey and floorKey name the contenders ratios are taken against.
+const refKey, floorKey = "franz-coop", "floor"
+
+// run runs every job of cfg through spawn, interleaving repetitions across
+// contenders (repetition r of every contender before repetition r+1, the
+// contender order rotated each repetition), and shows a progress bar on bar.
+func run(cfg config, spawn spawner, barOut io.Writer) *results {
+	res := &results{Cfg: cfg}
+	total := 0
+	for range cfg.shapes {
+		for _, sc := range cfg.scenarios {
+			for _, c := range cfg.contenders {
+				if sc != workload.Racks || c.Racks {
+					total += cfg.reps
+				}
+			}
+		}
+	}
+	scriptContenders := cooperativeContenders(cfg.contenders)
+	for _, s := range cfg.shapes {
+		if s.Total() <= cfg.scriptMax {
+			total += len(cfg.scripts) * len(scriptContenders)
+		}
+	}
+	bar := newBar(total, barOut)
+	defer bar.Close()
+
+	cappedOn := map[string]string{} // contender key + "/" + scenario or script → shape where it hit the cap
+	for _, s := range cfg.shapes {
+		for _, sc := range cfg.scenarios {
+			cl := &cell{Shape: s, Scenario: sc}
+			res.Cells = append(res.Cells, cl)
+			var active []*row
+			for _, c := range cfg.contenders {
+				r := &row{C: c, Status: statusOK}
+				cl.Rows = append(cl.Rows, r)
+				switch {
+				case sc == workload.Racks && !c.Racks:
+					r.Status, r.Note = statusNA, "cannot take racks"
+				case cappedOn[c.Key+"/"+string(sc)] != "":
+					r.Status, r.Note = statusSkipped, "not run: over the cap on "+cappedOn[c.Key+"/"+string(sc)]
+					_ = bar.Add(cfg.reps)
+				default:
+					active = append(active, r)
+				}
+			}
+			for rep := range cfg.reps {
+				for k := range active {
+					r := active[(k+rep)%len(active)]
+					if r.Status != statusOK {
+						continue
+					}
+					out := spawn(job{Contender: r.C.Key, Shape: s, Scenario: sc, Seed: cfg.seed, Cap: cfg.cap})
+					_ = bar.Add(1)
+					switch {
+					case out.Capped:
+						r.Status, r.Note, r.Cap = statusCapped, "> cap "+cfg.cap.String()+" ("+out.Phase+")", cfg.cap
+						cappedOn[r.C.Key+"/"+string(sc)] = s.Short()
+						_ = bar.Add(cfg.reps - rep - 1)
+					case out.Err != "":
+						r.Status, r.Note = statusError, out.Err
+						_ = bar.Add(cfg.reps - rep - 1)
+					default:
+						r.Times = append(r.Times, time.Duration(out.Nanos))
+						r.Allocs = append(r.Allocs, out.AllocBytes)
+						if r.Q == nil {
+							r.Q, r.Settle = out.Quality, out.Settled
+						}
+					}
+				}
+			}
+			finish(cl)
+		}
+	}
+	for _, s := range cfg.shapes {
+		if s.Total() > cfg.scriptMax {
+			continue
+		}
+		for _, name := range cfg.scripts {
+			for _, c := range scriptContenders {
+				sr := &scriptRow{Shape: s, Script: name, C: c, Status: statusOK}
+				res.Scripts = append(res.Scripts, sr)
+				key := c.Key + "/script " + name
+				if on := cappedOn[key]; on != "" {
+					sr.Status, sr.Note = statusSkipped, "not run: over the cap on "+on
+					_ = bar.Add(1)
+					continue
+				}
+				out := spawn(job{Contender: c.Key, Shape: s, Script: name, Seed: cfg.seed, Cap: cfg.cap})
+				_ = bar.Add(1)
+				switch {
+				case out.Capped:
+					sr.Status, sr.Note = statusCapped, "> cap "+(2*cfg.cap).String()
+					cappedOn[key] = s.Short()
+				case out.Err != "":
+					sr.Status, sr.Note = statusError, out.Err
+				default:
+					sr.Stats = out.Script
+				}
+			}
+		}
+	}
+	return res
+}
+
+// cooperativeContenders are the contenders the scripts run: cooperative,
+// through bytes (not core rows, not the floor).
+func cooperativeContenders(cs []contender.Contender) []contender.Contender {
+	var out []contender.Contender
+	for _, c := range cs {
+		if c.Cooperative && !c.Core && !c.Floor {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// finish computes medians, ratios and the best balance of a cell.
+func finish(cl *cell) {
+	var best int64 = -1
+	for _, r := range cl.Rows {
+		if len(r.Times) > 0 {
+			ts := slices.Clone(r.Times)
+			slices.Sort(ts)
+			r.Min = ts[0]
+			r.Median = median(ts)
+			as := slices.Clone(r.Allocs)
+			slices.Sort(as)
+			r.AllocMed = as[len(as)/2]
+		}
+		if r.Q != nil && r.Q.Valid && r.Q.Withheld == 0 && !r.C.Floor && (best < 0 || r.Q.SumSq < best) {
+			best = r.Q.SumSq
+		}
+	}
+	ref, floor := find(cl, refKey), find(cl, floorKey)
+	for _, r := range cl.Rows {
+		r.BestSumSq = best
+		if r.Median == 0 {
+			continue
+		}
+		if ref != nil && ref.Median > 0 {
+			r.XRef = float64(r.Median) / float64(ref.Median)
+		}
+		if floor != nil && floor.Median > 0 {
+			r.XFloor = float64(r.Median) / float64(floor.Median)
+		}
+	}
+}
+
+func find(cl *cell, key string) *row {
+	for _, r := range cl.Rows {
+		if r.C.Key == key {
+			return r
+		}
+	}
+	return nil
+}
+
+// median of sorted ts: the middle one, or the mean of the two middle ones.
+func median(ts []time.Duration) time.Duration {
+	n := len(ts)
+	if n%2 == 1 {
+		return ts[n/2]
+	}
+	return (ts[n/2-1] + ts[n/2]) / 2
+}
