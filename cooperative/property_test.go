@@ -1,0 +1,283 @@
+package cooperative
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/roundrobin"
+	"pgregory.net/rapid"
+)
+
+// TestMain fixes rapid's seed so that every run checks the same cases;
+// pass -rapid.seed=0 for a random one.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	seeded := false
+	flag.Visit(func(f *flag.Flag) { seeded = seeded || f.Name == "rapid.seed" })
+	if !seeded {
+		if err := flag.Set("rapid.seed", "429"); err != nil {
+			panic(err)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// inners are the inner assignors the properties run over; stable ones must
+// settle.
+var inners = []struct {
+	name   string
+	a      assignor.Assignor
+	stable bool
+}{
+	{"roundrobin", roundrobin.New(), true},
+	{"hash", hashAssignor{}, true},
+	{"keep (valid, unstable)", keepAssignor{}, false},
+	{"rotate (valid, unstable)", rotateAssignor{}, false},
+}
+
+var topicNames = []string{"t0", "t1", "t2", "t3", "t4"}
+
+// genTopics draws the leader's metadata: up to four of t0..t3 (t4 is never
+// in it), some with gaps in their partition lists.
+func genTopics(t *rapid.T) []assignor.Topic {
+	var topics []assignor.Topic
+	for _, name := range topicNames[:4] {
+		if !rapid.Bool().Draw(t, name+" exists") {
+			continue
+		}
+		tp := topic(name, int32(rapid.IntRange(0, 7).Draw(t, name+" partitions")))
+		if len(tp.Partitions) > 2 && rapid.IntRange(0, 5).Draw(t, name+" gap") == 0 {
+			tp.Partitions = slices.Delete(tp.Partitions, 1, 2)
+		}
+		topics = append(topics, tp)
+	}
+	return topics
+}
+
+// genClaims draws claims: mostly plausible, some odd (unknown topic,
+// out of range, negative, duplicated).
+func genClaims(t *rapid.T, label string) []assignor.TopicPartitions {
+	var owned []assignor.TopicPartitions
+	for range rapid.IntRange(0, 4).Draw(t, label+" claim topics") {
+		tp := assignor.TopicPartitions{Topic: rapid.SampledFrom(topicNames).Draw(t, label+" claim topic")}
+		tp.Partitions = rapid.SliceOfN(rapid.Int32Range(-1, 9), 0, 5).Draw(t, label+" claim partitions")
+		owned = append(owned, tp)
+	}
+	return owned
+}
+
+// genGroup draws a group with arbitrary (odd, stale, contested) claims.
+func genGroup(t *rapid.T) assignor.Group {
+	g := assignor.Group{Topics: genTopics(t)}
+	for i := range rapid.IntRange(1, 6).Draw(t, "members") {
+		id := fmt.Sprintf("m%d", i)
+		g.Members = append(g.Members, assignor.Member{
+			ID:         id,
+			Topics:     rapid.SliceOfNDistinct(rapid.SampledFrom(topicNames), 0, 5, rapid.ID[string]).Draw(t, id+" topics"),
+			Owned:      genClaims(t, id),
+			Generation: rapid.Int32Range(-2, 4).Draw(t, id+" generation"),
+		})
+	}
+	return g
+}
+
+type key struct {
+	topic string
+	id    int32
+}
+
+func keys(tps []assignor.TopicPartitions) map[key]bool {
+	out := map[key]bool{}
+	for _, tp := range tps {
+		for _, id := range tp.Partitions {
+			out[key{tp.Topic, id}] = true
+		}
+	}
+	return out
+}
+
+// TestPropertySplit checks, over random groups with arbitrary claims and
+// every inner assignor: the plan passes CheckPlan for the cooperative
+// protocol (the safety rule), each member's Revoked is its raw claims minus
+// its Assigned, every assignment comes from the inner plan or is a
+// give-back, the sets agree with the plan, FollowUp is set exactly when
+// something is withheld, the group is not mutated, and the plan does not
+// depend on input order.
+func TestPropertySplit(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := genGroup(t)
+		inner := inners[rapid.IntRange(0, len(inners)-1).Draw(t, "inner")]
+		cfg := Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")}
+		before := g.Clone()
+		sets, plan, err := SplitWithConfig(g, inner.a, cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", inner.name, err)
+		}
+		if !groupsEqual(g, before) {
+			t.Fatalf("the group was mutated")
+		}
+		if err := assignor.CheckPlan(g, plan, assignor.Cooperative); err != nil {
+			t.Fatalf("CheckPlan:\n%v\nplan:\n%s", err, plan)
+		}
+		innerPlan, _ := inner.a.Assign(g)
+		checkPlanAgainst(t, g, plan, innerPlan, sets)
+		shuffled := shuffle(t, g)
+		if again, err := WrapWithConfig(inner.a, cfg).Assign(shuffled); err != nil || again.String() != plan.String() {
+			t.Fatalf("shuffled input: plan\n%s(err %v), want\n%s", again, err, plan)
+		}
+	})
+}
+
+// checkPlanAgainst checks Revoked, the provenance of every assignment and
+// the agreement of plan and sets.
+func checkPlanAgainst(t *rapid.T, g assignor.Group, plan, innerPlan assignor.Plan, sets Sets) {
+	fates := map[key]Partition{}
+	for _, set := range [][]Partition{sets.MaybeRevoking, sets.ReadyToMigrate, sets.UnknownButOwned} {
+		for _, p := range set {
+			k := key{p.Topic, p.Partition}
+			if _, dup := fates[k]; dup {
+				t.Fatalf("%s/%d is in two sets", p.Topic, p.Partition)
+			}
+			fates[k] = p
+		}
+	}
+	withheld := false
+	holder := map[key]string{}
+	for _, m := range g.Members {
+		mp, _ := plan.Member(m.ID)
+		ip, _ := innerPlan.Member(m.ID)
+		fromInner := keys(ip.Assigned)
+		for k := range keys(mp.Assigned) {
+			holder[k] = m.ID
+			f, ok := fates[k]
+			switch {
+			case !ok:
+				t.Fatalf("%s holds %v, which is in no set", m.ID, k)
+			case f.Fate == GivenBack && f.Owner == m.ID:
+			case (f.Fate == Kept && f.Owner == m.ID || f.Fate == Handed) && fromInner[k] && f.Target == m.ID:
+			default:
+				t.Fatalf("%s holds %v, but its fate is %+v", m.ID, k, f)
+			}
+		}
+		claimed := keys(m.Owned)
+		assigned := keys(mp.Assigned)
+		want := map[key]bool{}
+		for k := range claimed {
+			if !assigned[k] {
+				want[k] = true
+			}
+		}
+		if got := keys(mp.Revoked); !mapsEqual(got, want) {
+			t.Fatalf("%s revokes %v, want claims minus assigned %v", m.ID, mp.Revoked, want)
+		}
+		if !slices.IsSortedFunc(mp.Revoked, func(a, b assignor.TopicPartitions) int { return strings.Compare(a.Topic, b.Topic) }) {
+			t.Fatalf("%s: Revoked not sorted: %v", m.ID, mp.Revoked)
+		}
+	}
+	for k, f := range fates {
+		if f.Fate == Withheld {
+			withheld = true
+		}
+		_, held := holder[k]
+		if held != (f.Fate == Kept || f.Fate == Handed || f.Fate == GivenBack) {
+			t.Fatalf("%v has fate %v but held = %v", k, f.Fate, held)
+		}
+	}
+	if plan.FollowUp != withheld {
+		t.Fatalf("FollowUp = %v, something withheld = %v", plan.FollowUp, withheld)
+	}
+}
+
+func mapsEqual(a, b map[key]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func groupsEqual(a, b assignor.Group) bool { return fmt.Sprintf("%v", a) == fmt.Sprintf("%v", b) }
+
+// shuffle returns a deep copy of g with members, topics, partitions and
+// claims in a drawn order.
+func shuffle(t *rapid.T, g assignor.Group) assignor.Group {
+	g = g.Clone()
+	perm := func(n int, label string) []int {
+		return rapid.Permutation(seq(n)).Draw(t, label)
+	}
+	members := make([]assignor.Member, len(g.Members))
+	for i, j := range perm(len(g.Members), "member order") {
+		m := g.Members[j]
+		owned := make([]assignor.TopicPartitions, len(m.Owned))
+		for a, b := range perm(len(m.Owned), "claim order") {
+			owned[a] = m.Owned[b]
+		}
+		m.Owned = owned
+		members[i] = m
+	}
+	g.Members = members
+	topics := make([]assignor.Topic, len(g.Topics))
+	for i, j := range perm(len(g.Topics), "topic order") {
+		tp := g.Topics[j]
+		ps := make([]int32, len(tp.Partitions))
+		for a, b := range perm(len(tp.Partitions), "partition order") {
+			ps[a] = tp.Partitions[b]
+		}
+		tp.Partitions = ps
+		topics[i] = tp
+	}
+	g.Topics = topics
+	return g
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
+// TestCheckAgreesWithCheckPlan holds the wrapper's internal self-check to
+// assignor.CheckPlan for the cooperative protocol, violation for violation,
+// over random groups and random, mostly broken, plans.
+func TestCheckAgreesWithCheckPlan(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := genGroup(t)
+		ix, err := assignor.NewIndex(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan assignor.Plan
+		ids := []string{"m0", "m1", "m2", "m3", "m4", "m5", "zz"}
+		for range rapid.IntRange(0, 7).Draw(t, "entries") {
+			plan.Members = append(plan.Members, assignor.MemberPlan{
+				Member:   rapid.SampledFrom(ids).Draw(t, "plan member"),
+				Assigned: genClaims(t, "plan"),
+			})
+		}
+		if rapid.Bool().Draw(t, "sorted") {
+			slices.SortFunc(plan.Members, func(a, b assignor.MemberPlan) int { return strings.Compare(a.Member, b.Member) })
+		}
+		want := errString(assignor.CheckPlan(g, plan, assignor.Cooperative))
+		if got := errString(check(ix, plan)); got != want {
+			t.Fatalf("check:\n%s\nCheckPlan:\n%s", got, want)
+		}
+	})
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}
