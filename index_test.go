@@ -1,0 +1,357 @@
+package assignor_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/kgroup/assignor"
+)
+
+func claimant(id string, gen int32, owned ...assignor.TopicPartitions) assignor.Member {
+	return assignor.Member{ID: id, Topics: []string{"t0", "t1"}, Generation: gen, Owned: owned}
+}
+
+func tp(topic string, ids ...int32) assignor.TopicPartitions {
+	return assignor.TopicPartitions{Topic: topic, Partitions: ids}
+}
+
+// twoTopics is the metadata of most rows: t0 with 4 partitions, t1 with 2.
+var twoTopics = []assignor.Topic{{Name: "t0", Partitions: assignor.Partitions(4)}, {Name: "t1", Partitions: assignor.Partitions(2)}}
+
+// owners renders ix.Owner for the partitions that are claimed:
+// "t0/1=a" for a valid owner, "t0/2=contested".
+func owners(ix *assignor.Index) []string {
+	var out []string
+	for p, m := range ix.Owner {
+		topic, id := ix.Partition(int32(p))
+		switch m {
+		case assignor.Unclaimed:
+		case assignor.Contested:
+			out = append(out, fmt.Sprintf("%s/%d=contested", topic, id))
+		default:
+			out = append(out, fmt.Sprintf("%s/%d=%s", topic, id, ix.Members[m].ID))
+		}
+	}
+	return out
+}
+
+// stale renders ix.Stale: "b:t0/0@3".
+func stale(ix *assignor.Index) []string {
+	var out []string
+	for _, c := range ix.Stale {
+		topic, id := ix.Partition(c.Partition)
+		out = append(out, fmt.Sprintf("%s:%s/%d@%d", ix.Members[c.Member].ID, topic, id, c.Generation))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// outside renders ix.Outside: "a:t9/0@2 unknown topic valid".
+func outside(ix *assignor.Index) []string {
+	var out []string
+	for _, c := range ix.Outside {
+		s := fmt.Sprintf("%s:%s/%d@%d %v", ix.Members[c.Member].ID, c.Topic, c.Partition, c.Generation, c.Reason)
+		if c.Valid {
+			s += " valid"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestClaimClassification pins each rule of claim classification
+// (KIP-429 ownership, KIP-792 generations) in NewIndex.
+func TestClaimClassification(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		members []assignor.Member
+		owners  []string
+		stale   []string
+		outside []string
+	}{
+		{
+			name:    "KIP-792: the unique highest-generation claimant is the valid owner; lower claims are stale",
+			members: []assignor.Member{claimant("a", 5, tp("t0", 0)), claimant("b", 3, tp("t0", 0, 1))},
+			owners:  []string{"t0/0=a", "t0/1=b"},
+			stale:   []string{"b:t0/0@3"},
+		},
+		{
+			name:    "contested: a tie at the highest generation has no owner; lower claims are still stale",
+			members: []assignor.Member{claimant("a", 4, tp("t0", 2)), claimant("b", 4, tp("t0", 2)), claimant("c", 2, tp("t0", 2))},
+			owners:  []string{"t0/2=contested"},
+			stale:   []string{"c:t0/2@2"},
+		},
+		{
+			name:    "a higher generation resolves a tie below it",
+			members: []assignor.Member{claimant("a", 4, tp("t0", 2)), claimant("b", 4, tp("t0", 2)), claimant("c", 6, tp("t0", 2))},
+			owners:  []string{"t0/2=c"},
+			stale:   []string{"a:t0/2@4", "b:t0/2@4"},
+		},
+		{
+			name:    "a tie at NoGeneration is contested",
+			members: []assignor.Member{claimant("a", assignor.NoGeneration, tp("t1", 1)), claimant("b", assignor.NoGeneration, tp("t1", 1))},
+			owners:  []string{"t1/1=contested"},
+		},
+		{
+			name:    "NoGeneration ranks below every explicit generation, generation 0 included",
+			members: []assignor.Member{claimant("a", assignor.NoGeneration, tp("t1", 0)), claimant("b", 0, tp("t1", 0))},
+			owners:  []string{"t1/0=b"},
+			stale:   []string{"a:t1/0@-1"},
+		},
+		{
+			name:    "a negative generation reads as NoGeneration",
+			members: []assignor.Member{claimant("a", -9, tp("t1", 0)), claimant("b", assignor.NoGeneration, tp("t1", 0))},
+			owners:  []string{"t1/0=contested"},
+		},
+		{
+			name:    "a lone claim without generation is valid",
+			members: []assignor.Member{claimant("a", assignor.NoGeneration, tp("t0", 3))},
+			owners:  []string{"t0/3=a"},
+		},
+		{
+			name:    "outside: unknown topic, valid when its claimant is unique",
+			members: []assignor.Member{claimant("a", 2, tp("t9", 0))},
+			outside: []string{"a:t9/0@2 unknown topic valid"},
+		},
+		{
+			name:    "outside: partition beyond the known ones",
+			members: []assignor.Member{claimant("a", 2, tp("t0", 4, 99))},
+			outside: []string{"a:t0/4@2 unknown partition valid", "a:t0/99@2 unknown partition valid"},
+		},
+		{
+			name:    "outside: a negative partition is never valid",
+			members: []assignor.Member{claimant("a", 2, tp("t0", -1)), claimant("b", 2, tp("t9", -3))},
+			outside: []string{"a:t0/-1@2 negative partition", "b:t9/-3@2 negative partition"},
+		},
+		{
+			name: "outside: the highest generation wins among outside claims; a tie leaves none valid",
+			members: []assignor.Member{
+				claimant("a", 2, tp("t9", 0)), claimant("b", 3, tp("t9", 0)),
+				claimant("c", 1, tp("t9", 1)), claimant("d", 1, tp("t9", 1)),
+			},
+			outside: []string{"a:t9/0@2 unknown topic", "b:t9/0@3 unknown topic valid", "c:t9/1@1 unknown topic", "d:t9/1@1 unknown topic"},
+		},
+		{
+			name:    "a member that lists a partition twice claims it once, and does not contest itself",
+			members: []assignor.Member{claimant("a", 1, tp("t0", 1, 1), tp("t0", 1), tp("t9", 0), tp("t9", 0))},
+			owners:  []string{"t0/1=a"},
+			outside: []string{"a:t9/0@1 unknown topic valid"},
+		},
+		{
+			name:    "claims of a topic the member does not subscribe to still count",
+			members: []assignor.Member{{ID: "a", Topics: []string{"t1"}, Generation: 3, Owned: []assignor.TopicPartitions{tp("t0", 0)}}},
+			owners:  []string{"t0/0=a"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			g := assignor.Group{Members: tt.members, Topics: twoTopics}
+			before := g.Clone()
+			ix, err := assignor.NewIndex(g)
+			if err != nil {
+				t.Fatalf("NewIndex: %v", err)
+			}
+			if got := owners(ix); !slices.Equal(got, tt.owners) {
+				t.Errorf("owners = %q, want %q", got, tt.owners)
+			}
+			if got := stale(ix); !slices.Equal(got, tt.stale) {
+				t.Errorf("stale = %q, want %q", got, tt.stale)
+			}
+			if got := outside(ix); !slices.Equal(got, tt.outside) {
+				t.Errorf("outside = %q, want %q", got, tt.outside)
+			}
+			if !reflect.DeepEqual(g, before) {
+				t.Error("NewIndex mutated the group")
+			}
+		})
+	}
+}
+
+func TestIndexClaimsAndGenerations(t *testing.T) {
+	t.Parallel()
+	g := assignor.Group{
+		Members: []assignor.Member{claimant("b", -4, tp("t1", 1, 0), tp("t0", 3)), claimant("a", 7, tp("t0", 2, 2, 0))},
+		Topics:  twoTopics,
+	}
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Members by ID: a, b. Flat numbers: t0/0..3 are 0..3, t1/0..1 are 4..5.
+	if want := [][]int32{{0, 2}, {3, 4, 5}}; !reflect.DeepEqual(ix.Claims, want) {
+		t.Errorf("Claims = %v, want %v", ix.Claims, want)
+	}
+	if want := []int32{7, assignor.NoGeneration}; !slices.Equal(ix.Generation, want) {
+		t.Errorf("Generation = %v, want %v", ix.Generation, want)
+	}
+}
+
+// TestIndexMetadata pins how NewIndex normalises the metadata.
+func TestIndexMetadata(t *testing.T) {
+	t.Parallel()
+	t.Run("non-contiguous partition lists keep their IDs and ID order", func(t *testing.T) {
+		t.Parallel()
+		g := assignor.Group{
+			Members: []assignor.Member{{ID: "a", Topics: []string{"t0"}, Generation: 1, Owned: []assignor.TopicPartitions{tp("t0", 9, 3)}}},
+			Topics:  []assignor.Topic{{Name: "t0", Partitions: []int32{5, 2, 9}}},
+		}
+		ix, err := assignor.NewIndex(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ix.Topics[0].Partitions; !slices.Equal(got, []int32{2, 5, 9}) {
+			t.Errorf("partitions = %v, want [2 5 9]", got)
+		}
+		for flat, id := range []int32{2, 5, 9} {
+			if p, ok := ix.Flat(0, id); !ok || p != int32(flat) {
+				t.Errorf("Flat(t0, %d) = %d, %v; want %d", id, p, ok, flat)
+			}
+			if topic, got := ix.Partition(int32(flat)); topic != "t0" || got != id {
+				t.Errorf("Partition(%d) = %s/%d, want t0/%d", flat, topic, got, id)
+			}
+		}
+		if _, ok := ix.Flat(0, 3); ok {
+			t.Error("Flat(t0, 3) found a partition the metadata lacks")
+		}
+		if got, want := owners(ix), []string{"t0/9=a"}; !slices.Equal(got, want) {
+			t.Errorf("owners = %q, want %q", got, want)
+		}
+		if got, want := outside(ix), []string{"a:t0/3@1 unknown partition valid"}; !slices.Equal(got, want) {
+			t.Errorf("outside = %q, want %q", got, want)
+		}
+		if !slices.Equal(g.Topics[0].Partitions, []int32{5, 2, 9}) {
+			t.Error("NewIndex sorted the caller's partition list")
+		}
+	})
+	t.Run("duplicate and negative metadata partitions are dropped, replica racks follow", func(t *testing.T) {
+		t.Parallel()
+		g := assignor.Group{Topics: []assignor.Topic{{
+			Name:         "t0",
+			Partitions:   []int32{3, -1, 3, 0},
+			ReplicaRacks: [][]string{{"r3"}, {"rneg"}, {"r3dup"}, {"r0"}},
+		}}}
+		ix, err := assignor.NewIndex(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ix.Topics[0].Partitions; !slices.Equal(got, []int32{0, 3}) {
+			t.Errorf("partitions = %v, want [0 3]", got)
+		}
+		if got, want := ix.Topics[0].ReplicaRacks, [][]string{{"r0"}, {"r3"}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("replica racks = %v, want %v (the first listing of a duplicate wins)", got, want)
+		}
+		if ix.NumPartitions() != 2 {
+			t.Errorf("NumPartitions = %d, want 2", ix.NumPartitions())
+		}
+	})
+	t.Run("members and topics are numbered in ID and name order; unknown subscriptions are ignored", func(t *testing.T) {
+		t.Parallel()
+		g := assignor.Group{
+			Members: []assignor.Member{{ID: "b", Topics: []string{"z", "missing", "a", "z"}}, {ID: "a", Topics: []string{"missing"}}},
+			Topics:  []assignor.Topic{{Name: "z", Partitions: assignor.Partitions(1)}, {Name: "a", Partitions: assignor.Partitions(2)}},
+		}
+		ix, err := assignor.NewIndex(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ix.Members[0].ID != "a" || ix.Members[1].ID != "b" || ix.Topics[0].Name != "a" || ix.Topics[1].Name != "z" {
+			t.Errorf("order: members %s %s, topics %s %s", ix.Members[0].ID, ix.Members[1].ID, ix.Topics[0].Name, ix.Topics[1].Name)
+		}
+		if want := [][]int32{{}, {0, 1}}; !reflect.DeepEqual(ix.Subscriptions, want) {
+			t.Errorf("Subscriptions = %v, want %v", ix.Subscriptions, want)
+		}
+		if want := [][]int32{{1}, {1}}; !reflect.DeepEqual(ix.Subscribers, want) {
+			t.Errorf("Subscribers = %v, want %v", ix.Subscribers, want)
+		}
+		if !slices.Equal(ix.TopicStart, []int32{0, 2, 3}) {
+			t.Errorf("TopicStart = %v, want [0 2 3]", ix.TopicStart)
+		}
+	})
+	t.Run("empty topics share a start and own no flat partition", func(t *testing.T) {
+		t.Parallel()
+		g := assignor.Group{Topics: []assignor.Topic{
+			{Name: "a"}, {Name: "b", Partitions: assignor.Partitions(2)}, {Name: "c"}, {Name: "d", Partitions: assignor.Partitions(1)}, {Name: "e"},
+		}}
+		ix, err := assignor.NewIndex(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, want := range []string{"b/0", "b/1", "d/0"} {
+			if topic, id := ix.Partition(int32(p)); fmt.Sprintf("%s/%d", topic, id) != want {
+				t.Errorf("Partition(%d) = %s/%d, want %s", p, topic, id, want)
+			}
+		}
+	})
+}
+
+// TestIndexPlan pins that Index.Plan sorts, groups by topic and copies.
+func TestIndexPlan(t *testing.T) {
+	t.Parallel()
+	g := assignor.Group{
+		Members: []assignor.Member{{ID: "b", Topics: []string{"t0", "t1"}}, {ID: "a", Topics: []string{"t0"}}},
+		Topics:  []assignor.Topic{{Name: "t1", Partitions: []int32{4, 8}}, {Name: "t0", Partitions: assignor.Partitions(3)}},
+	}
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Flat: t0/0..2 = 0..2, t1/4 = 3, t1/8 = 4.
+	plan := ix.Plan([][]int32{{1}, {4, 0, 3, 2}})
+	if got, want := plan.String(), "a: t0[1]\nb: t0[0 2] t1[4 8]\n"; got != want {
+		t.Errorf("plan:\n%s\nwant:\n%s", got, want)
+	}
+	plan.Members[1].Assigned[1].Partitions[0] = 99
+	if g.Topics[0].Partitions[0] != 4 {
+		t.Error("the plan aliases the group's partition list")
+	}
+}
+
+// TestNewIndexErrors pins the groups that cannot be assigned at all: typed
+// errors naming the culprit, matched by errors.Is and errors.As.
+func TestNewIndexErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		g      assignor.Group
+		want   error
+		member string
+		topic  string
+	}{
+		{"empty member ID", assignor.Group{Members: []assignor.Member{{ID: "a"}, {ID: ""}}}, assignor.ErrEmptyMemberID, "", ""},
+		{"duplicate member ID", assignor.Group{Members: []assignor.Member{{ID: "b"}, {ID: "a"}, {ID: "b"}}}, assignor.ErrDuplicateMember, "b", ""},
+		{"empty topic name", assignor.Group{Topics: []assignor.Topic{{Name: ""}}}, assignor.ErrEmptyTopicName, "", ""},
+		{"duplicate topic", assignor.Group{Topics: []assignor.Topic{{Name: "t0"}, {Name: "t1"}, {Name: "t0", Partitions: []int32{1}}}}, assignor.ErrDuplicateTopic, "", "t0"},
+		{"replica racks that do not match the partitions", assignor.Group{Topics: []assignor.Topic{{Name: "t0", Partitions: assignor.Partitions(2), ReplicaRacks: [][]string{{"r"}}}}}, assignor.ErrReplicaRacks, "", "t0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ix, err := assignor.NewIndex(tt.g)
+			if ix != nil || !errors.Is(err, tt.want) {
+				t.Fatalf("NewIndex = %v, %v; want nil, %v", ix, err, tt.want)
+			}
+			var me *assignor.MemberError
+			var te *assignor.TopicError
+			switch {
+			case errors.As(err, &me):
+				if me.Member != tt.member || tt.topic != "" {
+					t.Errorf("MemberError names member %q; want member %q, topic %q", me.Member, tt.member, tt.topic)
+				}
+			case errors.As(err, &te):
+				if te.Topic != tt.topic {
+					t.Errorf("TopicError names topic %q, want %q", te.Topic, tt.topic)
+				}
+			default:
+				t.Errorf("error %T is neither a *MemberError nor a *TopicError", err)
+			}
+			if msg := err.Error(); len(msg) < 10 || msg[:10] != "assignor: " {
+				t.Errorf("error %q lacks the assignor: prefix", msg)
+			}
+		})
+	}
+}
