@@ -1,3 +1,294 @@
 package main
 
-func writeOutputs(dir string, res *results) error { return nil }
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/kgroup/assignor/bench/internal/workload"
+)
+
+// writeOutputs writes dir/results.md and dir/plots/*.png.
+func writeOutputs(dir string, res *results) error {
+	plots := filepath.Join(dir, "plots")
+	if err := os.MkdirAll(plots, 0o755); err != nil {
+		return err
+	}
+	var names []string
+	for _, sc := range res.Cfg.scenarios {
+		name := "time-" + string(sc) + ".png"
+		ok, err := timePlot(res, sc, filepath.Join(plots, name))
+		if err != nil {
+			return fmt.Errorf("plot %s: %w", name, err)
+		}
+		if ok {
+			names = append(names, name)
+		}
+	}
+	if ok, err := movesPlot(res, filepath.Join(plots, "moves.png")); err != nil {
+		return fmt.Errorf("plot moves.png: %w", err)
+	} else if ok {
+		names = append(names, "moves.png")
+	}
+	return os.WriteFile(filepath.Join(dir, "results.md"), []byte(markdown(res, names)), 0o644)
+}
+
+func mdRow(cols []string) string {
+	for i, c := range cols {
+		cols[i] = strings.ReplaceAll(c, "|", `\|`)
+	}
+	return "| " + strings.Join(cols, " | ") + " |\n"
+}
+
+func mdHeader(cols []string) string {
+	sep := make([]string, len(cols))
+	for i := range sep {
+		sep[i] = "---"
+	}
+	return mdRow(cols) + "|" + strings.Join(sep, "|") + "|\n"
+}
+
+// markdown renders results.md: the setting, the headline table, every row,
+// the scripts, the plots and the definitions.
+func markdown(res *results, plots []string) string {
+	var b strings.Builder
+	b.WriteString("# Benchmark results\n\n")
+	fmt.Fprintf(&b, "Produced by `go run ./bench%s` on %s, wall time %s.\n\n", flagsOf(res.Cfg), time.Now().UTC().Format("2006-01-02 15:04 MST"), res.Wall.Round(time.Second))
+	for _, e := range res.Env {
+		fmt.Fprintf(&b, "- %s\n", e)
+	}
+	b.WriteString("\nTimes are the leader's unit of work, the members' encoded JoinGroup metadata in and the encoded assignments out, each repetition in a fresh process, repetitions interleaved across contenders. Absolute times on a shared 2-core VM are noisy; the ratios in the same cell are what count.\n\n")
+
+	b.WriteString("## Headline: cooperative-sticky, bytes in to bytes out\n\n")
+	b.WriteString(mdHeader([]string{"shape", "scenario", "ours", "franz-go", "ours ÷ franz-go", "sarama", "floor", "ours ÷ floor", "ours MB / franz-go MB", "ours moves", "franz-go moves"}))
+	for _, cl := range res.Cells {
+		ours, franz, sarama, floor := find(cl, "ours-coop"), find(cl, refKey), find(cl, "sarama-coop"), find(cl, floorKey)
+		if ours == nil {
+			continue
+		}
+		mb := "–"
+		if franz != nil && ours.AllocMed > 0 && franz.AllocMed > 0 {
+			mb = fmt.Sprintf("%.2f", float64(ours.AllocMed)/float64(franz.AllocMed))
+		}
+		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(franz), ratio(ours.XRef), short(sarama), short(floor), ratio(ours.XFloor), mb, moves(cl, ours), moves(cl, franz)}))
+	}
+
+	b.WriteString("\n## Every contender\n\n")
+	b.WriteString(mdHeader(slicesClone(tableHeader)))
+	for _, cl := range res.Cells {
+		for _, r := range cl.Rows {
+			b.WriteString(mdRow(r.cells(cl)))
+		}
+	}
+	if len(res.Scripts) > 0 {
+		b.WriteString("\n## Multi-round scripts (cooperative contenders, round by round)\n\n")
+		b.WriteString("`roll`: every member in turn leaves, then rejoins with a new member ID and nothing owned (two events per member). `scale`: one member, doubled event by event up to the shape's member count, then halved back to one. After each event the group rebalances until no partition is withheld; every member rejoins each round owning what it was given. rounds: rebalances after the initial assignment; moved: partitions revoked from their owner, summed over rounds; withheld: partitions assigned to nobody, summed over rounds.\n\n")
+		b.WriteString(mdHeader(slicesClone(scriptHeader)))
+		for _, sr := range res.Scripts {
+			b.WriteString(mdRow(sr.cells()))
+		}
+	}
+	if bad := invalidPlans(res); len(bad) > 0 {
+		b.WriteString("\n## INVALID PLANS\n\n```\n" + strings.Join(bad, "\n") + "\n```\n")
+	} else {
+		b.WriteString("\nEvery plan produced was valid (assignor.CheckPlan, as the contender's protocol).\n")
+	}
+	if len(plots) > 0 {
+		b.WriteString("\n## Plots\n\n")
+		for _, p := range plots {
+			fmt.Fprintf(&b, "![%s](plots/%s)\n\n", strings.TrimSuffix(p, ".png"), p)
+		}
+	}
+	b.WriteString(definitions)
+	return b.String()
+}
+
+const definitions = `
+## Columns
+
+- **median, min**: of the timed Lead over the repetitions (one warm-up Lead first, or the history round in join and leave).
+- **×franz-coop, ×floor**: median ÷ the median of franz-go's cooperative-sticky, or of the floor, in the same shape and scenario; "> cap" rows show the cap ÷ that median.
+- **MB/op**: bytes allocated during the timed Lead (runtime.MemStats.TotalAlloc), median.
+- **valid**: assignor.CheckPlan on the decoded assignments, as the contender's protocol; an invalid plan names the partition.
+- **balance**: spread = most − fewest partitions per member; "opt" when the sum of squared loads is the least possible (every subscribed partition spread evenly), "best seen" when no contender did better, "(withholding)" for a cooperative first round that withholds partitions for the follow-up.
+- **moves (min)**: partitions a member owned in its contender's previous plan and is not given now, withheld ones included, a departed member's excluded; min = the fewest any optimally balanced plan needs.
+- **withheld**: cooperative only, subscribed partitions assigned to nobody this round (handed over in the follow-up).
+- **settled**: cooperative only, the follow-up round after every member rejoins owning what it was given: its spread, its extra moves, what it still withholds.
+- **rack-local**: racks scenario, the share of partitions given to a member in one of the partition's replica racks (three racks, two replicas per partition).
+`
+
+func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+func flagsOf(cfg config) string {
+	var f []string
+	if cfg.full {
+		f = append(f, "-full")
+	}
+	if cfg.out != "" {
+		f = append(f, "-out "+cfg.out)
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return " " + strings.Join(f, " ")
+}
+
+// short renders a row's median, or its status.
+func short(r *row) string {
+	switch {
+	case r == nil:
+		return "–"
+	case r.Status == statusCapped && r.Median == 0:
+		return "> cap"
+	case r.Status == statusSkipped:
+		return "not run (> cap on a smaller shape)"
+	case r.Status == statusNA:
+		return "n/a"
+	case r.Status == statusError:
+		return "ERROR"
+	}
+	if r.Q != nil && !r.Q.Valid {
+		return dur(r.Median) + " INVALID"
+	}
+	return dur(r.Median)
+}
+
+func moves(cl *cell, r *row) string {
+	if r == nil || r.Q == nil || (cl.Scenario != workload.Join && cl.Scenario != workload.Leave) {
+		return "–"
+	}
+	return fmt.Sprint(r.Q.Moves)
+}
+
+// timePlot draws median time against partitions, log-log, one line per
+// contender, for scenario sc. It reports whether there was anything to draw.
+func timePlot(res *results, sc workload.Scenario, path string) (bool, error) {
+	p := plot.New()
+	p.Title.Text = "Leader time vs partitions: " + string(sc)
+	p.X.Label.Text = "partitions"
+	p.Y.Label.Text = "median time (ms)"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.Legend.Top, p.Legend.Left = true, true
+	drawn := 0
+	for i, c := range res.Cfg.contenders {
+		var xys plotter.XYs
+		for _, cl := range res.Cells {
+			if cl.Scenario != sc {
+				continue
+			}
+			if r := find(cl, c.Key); r != nil && r.Median > 0 {
+				xys = append(xys, plotter.XY{X: float64(cl.Shape.Total()), Y: float64(r.Median) / 1e6})
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		l, s, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return false, err
+		}
+		l.Color = plotutil.Color(i)
+		l.Dashes = plotutil.Dashes(i / 7)
+		s.Color = l.Color
+		s.Shape = plotutil.Shape(i)
+		p.Add(l, s)
+		p.Legend.Add(c.Name, l, s)
+		drawn++
+	}
+	if drawn == 0 {
+		return false, nil
+	}
+	p.Y.Max *= 30 // room for the legend above the data
+	return true, p.Save(9*vg.Inch, 6*vg.Inch, path)
+}
+
+// movesPlot draws each contender's moves in the join and leave scenarios
+// on the largest shape up to 10k partitions that ran them (plus one, on a
+// log scale, so that zero shows), against the fewest moves possible. It
+// reports whether there was anything to draw.
+func movesPlot(res *results, path string) (bool, error) {
+	var shape workload.Shape
+	for _, cl := range res.Cells {
+		if (cl.Scenario == workload.Join || cl.Scenario == workload.Leave) && cl.Shape.Total() <= 10_000 && cl.Shape.Total() > shape.Total() {
+			shape = cl.Shape
+		}
+	}
+	if shape.Total() == 0 {
+		return false, nil
+	}
+	var names []string
+	var keys []string
+	for _, c := range res.Cfg.contenders {
+		if !c.Floor && !c.Core {
+			names = append(names, strings.NewReplacer("cooperative-sticky", "coop-sticky", " via sarama adapter", " (sarama adapter)").Replace(c.Name))
+			keys = append(keys, c.Key)
+		}
+	}
+	p := plot.New()
+	p.Title.Text = "Moves after one member joins or leaves, " + shape.String()
+	p.Y.Label.Text = "partitions moved + 1 (log)"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.NominalX(names...)
+	p.X.Tick.Label.Rotation = math.Pi / 6
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.Legend.Top, p.Legend.Left = true, true
+	drawn := 0
+	for i, sc := range []workload.Scenario{workload.Join, workload.Leave} {
+		var cl *cell
+		for _, c := range res.Cells {
+			if c.Shape == shape && c.Scenario == sc {
+				cl = c
+			}
+		}
+		if cl == nil {
+			continue
+		}
+		var pts, mins plotter.XYs
+		for x, key := range keys {
+			r := find(cl, key)
+			if r == nil || r.Q == nil {
+				continue
+			}
+			pts = append(pts, plotter.XY{X: float64(x), Y: float64(r.Q.Moves) + 1})
+			if r.Q.MinMoves >= 0 {
+				mins = append(mins, plotter.XY{X: float64(x), Y: float64(r.Q.MinMoves) + 1})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		s, err := plotter.NewScatter(pts)
+		if err != nil {
+			return false, err
+		}
+		s.Color, s.Shape, s.Radius = plotutil.Color(i), plotutil.Shape(i), vg.Points(5)
+		p.Add(s)
+		p.Legend.Add(string(sc)+": moves", s)
+		if len(mins) > 0 {
+			m, err := plotter.NewScatter(mins)
+			if err != nil {
+				return false, err
+			}
+			m.Color, m.Shape, m.Radius = plotutil.Color(i), draw.CrossGlyph{}, vg.Points(6)
+			p.Add(m)
+			p.Legend.Add(string(sc)+": fewest possible", m)
+		}
+		drawn++
+	}
+	if drawn == 0 {
+		return false, nil
+	}
+	p.Y.Max *= 30 // room for the legend above the data
+	return true, p.Save(9*vg.Inch, 6*vg.Inch, path)
+}

@@ -37,6 +37,9 @@ type SaramaRunner struct {
 	// NewStrategy returns a fresh strategy; one is made per member and one
 	// for the leader, as each process of a group has its own.
 	NewStrategy func() sarama.BalanceStrategy
+	// NewLeader, if set, returns the leader's strategy instead, given the
+	// group (for leader-side options such as the adapter's racks).
+	NewLeader func(topics []assignor.Topic, members []MemberJoin) sarama.BalanceStrategy
 
 	leader     sarama.BalanceStrategy
 	resp       sarama.JoinGroupResponse
@@ -52,6 +55,9 @@ func saramaCooperative(s sarama.BalanceStrategy) bool {
 
 func (r *SaramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, generation int32) error {
 	r.leader = r.NewStrategy()
+	if r.NewLeader != nil {
+		r.leader = r.NewLeader(topics, members)
+	}
 	r.generation = generation
 	r.topics = make(map[string][]int32, len(topics))
 	for _, t := range topics {
