@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/kgroup/assignor"
 )
 
@@ -354,4 +356,132 @@ func TestNewIndexErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// naiveClassification classifies g's claims straight from the rules, with
+// maps and no flat numbering, rendered like owners, stale and outside.
+func naiveClassification(g assignor.Group) (own, old, out []string) {
+	known := map[string]map[int32]bool{}
+	for _, t := range g.Topics {
+		known[t.Name] = map[int32]bool{}
+		for _, p := range t.Partitions {
+			if p >= 0 {
+				known[t.Name][p] = true
+			}
+		}
+	}
+	type key struct {
+		topic string
+		id    int32
+	}
+	type claim struct {
+		member string
+		gen    int32
+	}
+	inside, outsideClaims := map[key][]claim{}, map[key][]claim{}
+	reason := map[key]string{}
+	for _, m := range g.Members {
+		gen := max(m.Generation, assignor.NoGeneration)
+		seen := map[key]bool{}
+		for _, tp := range m.Owned {
+			for _, id := range tp.Partitions {
+				k := key{tp.Topic, id}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				switch {
+				case id < 0:
+					reason[k] = "negative partition"
+				case known[tp.Topic] == nil:
+					reason[k] = "unknown topic"
+				case !known[tp.Topic][id]:
+					reason[k] = "unknown partition"
+				default:
+					inside[k] = append(inside[k], claim{m.ID, gen})
+					continue
+				}
+				outsideClaims[k] = append(outsideClaims[k], claim{m.ID, gen})
+			}
+		}
+	}
+	best := func(cs []claim) (int32, int) {
+		top, n := cs[0].gen, 0
+		for _, c := range cs {
+			top = max(top, c.gen)
+		}
+		for _, c := range cs {
+			if c.gen == top {
+				n++
+			}
+		}
+		return top, n
+	}
+	for k, cs := range inside {
+		top, n := best(cs)
+		for _, c := range cs {
+			switch {
+			case c.gen < top:
+				old = append(old, fmt.Sprintf("%s:%s/%d@%d", c.member, k.topic, k.id, c.gen))
+			case n == 1:
+				own = append(own, fmt.Sprintf("%s/%d=%s", k.topic, k.id, c.member))
+			}
+		}
+		if n > 1 {
+			own = append(own, fmt.Sprintf("%s/%d=contested", k.topic, k.id))
+		}
+	}
+	for k, cs := range outsideClaims {
+		top, n := best(cs)
+		for _, c := range cs {
+			s := fmt.Sprintf("%s:%s/%d@%d %s", c.member, k.topic, k.id, c.gen, reason[k])
+			if c.gen == top && n == 1 && k.id >= 0 {
+				s += " valid"
+			}
+			out = append(out, s)
+		}
+	}
+	slices.Sort(own)
+	slices.Sort(old)
+	slices.Sort(out)
+	return own, old, out
+}
+
+// TestClaimClassificationMatchesNaive compares NewIndex with
+// naiveClassification on random groups: few partitions and generations, so
+// that ties, stale claims, duplicates and outside claims are common.
+func TestClaimClassificationMatchesNaive(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		topics := []string{"t0", "t1", "t2"}
+		var g assignor.Group
+		for i, name := range topics[:rapid.IntRange(0, 2).Draw(t, "known")] {
+			ids := rapid.SliceOfN(rapid.Int32Range(-1, 4), 0, 5).Draw(t, fmt.Sprint("partitions", i))
+			g.Topics = append(g.Topics, assignor.Topic{Name: name, Partitions: ids})
+		}
+		for i := range rapid.IntRange(1, 5).Draw(t, "members") {
+			m := assignor.Member{ID: fmt.Sprint("m", i), Topics: topics, Generation: rapid.Int32Range(-3, 2).Draw(t, "generation")}
+			for range rapid.IntRange(0, 3).Draw(t, "owned") {
+				m.Owned = append(m.Owned, tp(rapid.SampledFrom(topics).Draw(t, "topic"), rapid.SliceOfN(rapid.Int32Range(-1, 5), 0, 4).Draw(t, "ids")...))
+			}
+			g.Members = append(g.Members, m)
+		}
+		ix, err := assignor.NewIndex(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantOwners, wantStale, wantOutside := naiveClassification(g)
+		gotOwners, gotOutside := owners(ix), outside(ix)
+		slices.Sort(gotOwners)
+		slices.Sort(gotOutside)
+		if !slices.Equal(gotOwners, wantOwners) {
+			t.Errorf("owners = %q, naive %q", gotOwners, wantOwners)
+		}
+		if got := stale(ix); !slices.Equal(got, wantStale) {
+			t.Errorf("stale = %q, naive %q", got, wantStale)
+		}
+		if !slices.Equal(gotOutside, wantOutside) {
+			t.Errorf("outside = %q, naive %q", gotOutside, wantOutside)
+		}
+	})
 }
