@@ -106,6 +106,11 @@ func New(a assignor.Assignor, cfg Config) (Strategy, error) {
 	if a.Name() == "" {
 		return nil, fmt.Errorf("%w (%T)", ErrNoName, a)
 	}
+	return build(a, cfg), nil
+}
+
+// build is New for an assignor known to be non-nil and named.
+func build(a assignor.Assignor, cfg Config) Strategy {
 	s := &strategy{a: a, cfg: cfg, cooperative: assignor.Supports(a, assignor.Cooperative)}
 	for _, p := range assignor.Protocols(a) {
 		switch p {
@@ -122,12 +127,12 @@ func New(a assignor.Assignor, cfg Config) (Strategy, error) {
 	}
 	if sub, ok := a.(assignor.SubscriptionUserDataAssignor); ok {
 		obs, _ := a.(assignor.AssignmentObserver)
-		return &memberStrategy{strategy: s, sub: sub, obs: obs, generation: assignor.NoGeneration}, nil
+		return &memberStrategy{strategy: s, sub: sub, obs: obs, generation: assignor.NoGeneration}
 	}
 	if obs, ok := a.(assignor.AssignmentObserver); ok {
-		return &observerStrategy{strategy: s, obs: obs}, nil
+		return &observerStrategy{strategy: s, obs: obs}
 	}
-	return s, nil
+	return s
 }
 
 // strategy is the leader side every Strategy shares.

@@ -1,0 +1,27 @@
+// Package e2e runs real consumer groups (sarama v1.61.1 and franz-go
+// members) against an in-process Kafka-protocol broker (franz-go's kfake,
+// three brokers on 127.0.0.1) while records are produced continuously, and
+// measures what each rebalance cost.
+//
+// # Walk-through
+//
+// [Start] starts the cluster, creates the topics and starts the producer.
+// A script then starts and stops members ([Harness.Join], [Harness.Leave],
+// [Member.Crash]), waits for the group to settle ([Harness.WaitStable]) and
+// marks the measured window ([Harness.MarkStart], [Harness.MarkEnd]).
+// [Harness.Finish] stops the producer, waits until every record is consumed
+// and committed, stops everything and returns a [Report].
+//
+// What is recorded: every (member, partition) claim interval with the
+// generation in which the member got it (sarama: ConsumeClaim; franz-go:
+// OnPartitionsAssigned to OnPartitionsRevoked or Lost), every consumed
+// offset, and every leader's SyncGroup plan (seen by a kfake control hook
+// that observes without answering). From these the report counts
+// rebalances, partitions moved and withheld, partition-seconds without an
+// owner, each member's longest pause, duplicates, lost and uncommitted
+// records, and every overlapping pair of claims, attributed to the leader of
+// the generation in which the second claim began.
+//
+// The scripts of the sarama adapter's end-to-end suite live in [Scripts];
+// the adapter's tests and `bench -group` run them.
+package e2e

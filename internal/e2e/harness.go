@@ -1,0 +1,410 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kgroup/assignor/wire"
+)
+
+// Options configures a [Harness]. Zero fields take the defaults noted.
+type Options struct {
+	// Group is the consumer group ID. Default "e2e".
+	Group string
+	// Topics maps topic names to partition counts. Default two topics of 12.
+	Topics map[string]int32
+	// Rate is the number of records produced per second, spread evenly over
+	// every partition. Default 600.
+	Rate int
+	// Session, Heartbeat and RebalanceTimeout are the members' group
+	// timeouts. Defaults 1.5 s, 150 ms and 10 s.
+	Session, Heartbeat, RebalanceTimeout time.Duration
+	// Logf, if set, receives progress lines.
+	Logf func(format string, args ...any)
+}
+
+func (o *Options) defaults() {
+	if o.Group == "" {
+		o.Group = "e2e"
+	}
+	if len(o.Topics) == 0 {
+		o.Topics = map[string]int32{"orders": 12, "payments": 12}
+	}
+	if o.Rate == 0 {
+		o.Rate = 600
+	}
+	if o.Session == 0 {
+		o.Session = 1500 * time.Millisecond
+	}
+	if o.Heartbeat == 0 {
+		o.Heartbeat = 150 * time.Millisecond
+	}
+	if o.RebalanceTimeout == 0 {
+		o.RebalanceTimeout = 10 * time.Second
+	}
+}
+
+func (o *Options) topicNames() []string { return slices.Sorted(maps.Keys(o.Topics)) }
+
+// Harness is an in-process Kafka (kfake, three brokers on 127.0.0.1), a
+// producer writing records continuously, and the group members a script
+// starts and stops. It records every claim, every consumed record and every
+// plan a leader sent.
+type Harness struct {
+	opts    Options
+	cluster *kfake.Cluster
+	rec     *Recorder
+	admin   *kgo.Client
+
+	prodCancel context.CancelFunc
+	prodDone   chan struct{}
+	prodMu     sync.Mutex
+	produced   map[TP]int64 // end offset (last acked + 1)
+	prodErr    error
+
+	mu       sync.Mutex
+	members  map[string]*Member
+	kindOf   map[string]string
+	from, to time.Time
+}
+
+// Start starts the cluster and the producer.
+func Start(opts Options) (*Harness, error) {
+	opts.defaults()
+	c, err := kfake.NewCluster(
+		kfake.NumBrokers(3),
+		kfake.GroupMinSessionTimeout(100*time.Millisecond), // listens on 127.0.0.1
+	)
+	if err != nil {
+		return nil, err
+	}
+	h := &Harness{opts: opts, cluster: c, rec: newRecorder(), produced: map[TP]int64{}, members: map[string]*Member{}, kindOf: map[string]string{}}
+	h.admin, err = kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		kgo.ProducerLinger(0), kgo.RetryTimeout(5*time.Second))
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	if err := h.createTopics(); err != nil {
+		h.admin.Close()
+		c.Close()
+		return nil, err
+	}
+	c.ControlKey(int16(kmsg.SyncGroup), h.observeSync)
+	ctx, cancel := context.WithCancel(context.Background())
+	h.prodCancel, h.prodDone = cancel, make(chan struct{})
+	go h.produce(ctx)
+	return h, nil
+}
+
+// Addrs returns the brokers' addresses.
+func (h *Harness) Addrs() []string { return h.cluster.ListenAddrs() }
+
+// Cluster returns the kfake cluster, for control hooks.
+func (h *Harness) Cluster() *kfake.Cluster { return h.cluster }
+
+func (h *Harness) logf(format string, args ...any) {
+	if h.opts.Logf != nil {
+		h.opts.Logf(format, args...)
+	}
+}
+
+func (h *Harness) createTopics() error {
+	req := kmsg.NewPtrCreateTopicsRequest()
+	for _, name := range h.opts.topicNames() {
+		t := kmsg.NewCreateTopicsRequestTopic()
+		t.Topic, t.NumPartitions, t.ReplicationFactor = name, h.opts.Topics[name], 3
+		req.Topics = append(req.Topics, t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := req.RequestWith(ctx, h.admin)
+	if err != nil {
+		return err
+	}
+	for _, t := range resp.Topics {
+		if t.ErrorCode != 0 {
+			return fmt.Errorf("e2e: create topic %s: error code %d", t.Topic, t.ErrorCode)
+		}
+	}
+	return nil
+}
+
+// observeSync records each leader's SyncGroup plan; it never answers.
+func (h *Harness) observeSync(req kmsg.Request) (kmsg.Response, error, bool) {
+	r, ok := req.(*kmsg.SyncGroupRequest)
+	if !ok || r.Group != h.opts.Group || len(r.GroupAssignment) == 0 {
+		return nil, nil, false
+	}
+	s := Sync{At: time.Now(), Generation: r.Generation, Leader: r.MemberID, Plan: map[string][]TP{}}
+	if r.Protocol != nil {
+		s.Protocol = *r.Protocol
+	}
+	for _, a := range r.GroupAssignment {
+		dec, err := wire.DecodeAssignment(a.MemberAssignment)
+		if err != nil && len(a.MemberAssignment) > 0 {
+			s.Undecoded = append(s.Undecoded, a.MemberID)
+			continue
+		}
+		s.Plan[a.MemberID] = planOf(dec.Partitions)
+	}
+	h.rec.sync(s)
+	return nil, nil, false
+}
+
+func (h *Harness) subscribed() []TP {
+	var out []TP
+	for _, name := range h.opts.topicNames() {
+		for p := range h.opts.Topics[name] {
+			out = append(out, TP{name, p})
+		}
+	}
+	return out
+}
+
+// produce writes Rate records per second, round-robin over partitions, in
+// batches every 20 ms, until stopped.
+func (h *Harness) produce(ctx context.Context) {
+	defer close(h.prodDone)
+	tps := h.subscribed()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	perTick := max(1, h.opts.Rate/50)
+	next := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		batch := make([]*kgo.Record, 0, perTick)
+		for range perTick {
+			tp := tps[next%len(tps)]
+			next++
+			batch = append(batch, &kgo.Record{Topic: tp.Topic, Partition: tp.Partition, Value: []byte("v")})
+		}
+		pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		results := h.admin.ProduceSync(pctx, batch...)
+		cancel()
+		h.prodMu.Lock()
+		for _, r := range results {
+			if r.Err != nil {
+				h.prodErr = errors.Join(h.prodErr, r.Err)
+				continue
+			}
+			tp := TP{r.Record.Topic, r.Record.Partition}
+			h.produced[tp] = max(h.produced[tp], r.Record.Offset+1)
+		}
+		h.prodMu.Unlock()
+	}
+}
+
+// Join starts a member of the given kind; instance is its static instance
+// ID or "". Names must be unique over the run.
+func (h *Harness) Join(name string, kind Kind, instance string) (*Member, error) {
+	m := &Member{Name: name, Kind: kind, Instance: instance, h: h, dialer: &crashDialer{}, done: make(chan struct{})}
+	h.mu.Lock()
+	if _, dup := h.kindOf[name]; dup {
+		h.mu.Unlock()
+		return nil, fmt.Errorf("e2e: member name %q used twice", name)
+	}
+	h.kindOf[name] = kind.Name
+	h.members[name] = m
+	h.mu.Unlock()
+	var err error
+	if kind.Kgo != nil {
+		err = h.startKgo(m)
+	} else {
+		err = h.startSarama(m)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("e2e: start %s (%s): %w", name, kind.Name, err)
+	}
+	h.logf("join %s (%s)", name, kind.Name)
+	return m, nil
+}
+
+// Leave stops a member gracefully and forgets it.
+func (h *Harness) Leave(m *Member) {
+	h.logf("leave %s", m.Name)
+	m.Stop()
+	h.mu.Lock()
+	delete(h.members, m.Name)
+	h.mu.Unlock()
+}
+
+// Live returns the running members, by name.
+func (h *Harness) Live() []*Member {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.SortedFunc(maps.Values(h.members), func(a, b *Member) int {
+		if a.Name < b.Name {
+			return -1
+		}
+		if a.Name > b.Name {
+			return 1
+		}
+		return 0
+	})
+}
+
+// Held returns, for each live member, the partitions it holds now.
+func (h *Harness) Held() map[string][]TP { return h.rec.held() }
+
+// WaitStable waits until every subscribed partition is held by exactly one
+// live, uncrashed member and that has not changed for settle, or fails after
+// timeout.
+func (h *Harness) WaitStable(settle, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	var stableSince time.Time
+	var last string
+	for time.Now().Before(deadline) {
+		held := h.rec.held()
+		state, ok := h.coverage(held)
+		switch {
+		case !ok:
+			stableSince = time.Time{}
+		case state != last:
+			stableSince = time.Now()
+		case time.Since(stableSince) >= settle:
+			return nil
+		}
+		last = state
+		time.Sleep(20 * time.Millisecond)
+	}
+	return fmt.Errorf("e2e: group not stable after %v: held %v", timeout, h.rec.held())
+}
+
+func (h *Harness) coverage(held map[string][]TP) (string, bool) {
+	h.mu.Lock()
+	live := map[string]bool{}
+	for name, m := range h.members {
+		live[name] = !m.isCrashed()
+	}
+	h.mu.Unlock()
+	owner := map[TP]string{}
+	for name, tps := range held {
+		if !live[name] {
+			continue
+		}
+		for _, tp := range tps {
+			if _, dup := owner[tp]; dup {
+				return "", false
+			}
+			owner[tp] = name
+		}
+	}
+	sub := h.subscribed()
+	if len(owner) != len(sub) {
+		return "", false
+	}
+	return fmt.Sprint(owner), true
+}
+
+// MarkStart starts the measured window; MarkEnd ends it.
+func (h *Harness) MarkStart() { h.mu.Lock(); h.from = time.Now(); h.mu.Unlock() }
+
+// MarkEnd ends the measured window.
+func (h *Harness) MarkEnd() { h.mu.Lock(); h.to = time.Now(); h.mu.Unlock() }
+
+// Finish stops the producer, waits (up to timeout) until every produced
+// record is consumed and committed, stops every member and the cluster, and
+// returns the report. The harness cannot be used afterwards.
+func (h *Harness) Finish(script, kind string, timeout time.Duration) (Report, error) {
+	h.mu.Lock()
+	if h.to.IsZero() {
+		h.to = time.Now()
+	}
+	if h.from.IsZero() {
+		h.from = h.to
+	}
+	h.mu.Unlock()
+	h.prodCancel()
+	<-h.prodDone
+
+	h.prodMu.Lock()
+	produced := maps.Clone(h.produced)
+	prodErr := h.prodErr
+	h.prodMu.Unlock()
+
+	var committed map[TP]int64
+	deadline := time.Now().Add(timeout)
+	for {
+		var err error
+		committed, err = h.committed()
+		if err == nil && h.drained(produced, committed) {
+			break
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, m := range h.Live() {
+		h.Leave(m)
+	}
+	if c, err := h.committed(); err == nil {
+		committed = c
+	}
+	h.admin.Close()
+	h.cluster.Close()
+
+	rep := h.rec.report(h.from, h.to, h.kindOf, h.subscribed(), produced, committed)
+	rep.Script, rep.Kind = script, kind
+	return rep, prodErr
+}
+
+func (h *Harness) drained(produced, committed map[TP]int64) bool {
+	h.rec.mu.Lock()
+	defer h.rec.mu.Unlock()
+	for tp, end := range produced {
+		if committed[tp] < end || int64(len(h.rec.consumed[tp])) < end {
+			return false
+		}
+	}
+	return true
+}
+
+// committed fetches the group's committed offsets.
+func (h *Harness) committed() (map[TP]int64, error) {
+	req := kmsg.NewPtrOffsetFetchRequest()
+	req.Group = h.opts.Group
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	resp, err := req.RequestWith(ctx, h.admin)
+	if err != nil {
+		return nil, err
+	}
+	if resp.ErrorCode != 0 {
+		return nil, fmt.Errorf("e2e: offset fetch: error code %d", resp.ErrorCode)
+	}
+	out := map[TP]int64{}
+	for _, t := range resp.Topics {
+		for _, p := range t.Partitions {
+			if p.ErrorCode == 0 && p.Offset >= 0 {
+				out[TP{t.Topic, p.Partition}] = p.Offset
+			}
+		}
+	}
+	return out, nil
+}
+
+// Close tears everything down without a report (for failed scripts).
+func (h *Harness) Close() {
+	h.prodCancel()
+	<-h.prodDone
+	for _, m := range h.Live() {
+		h.Leave(m)
+	}
+	h.admin.Close()
+	h.cluster.Close()
+}

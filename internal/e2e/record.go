@@ -1,0 +1,393 @@
+package e2e
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kgroup/assignor"
+)
+
+// TP names one partition.
+type TP struct {
+	Topic     string
+	Partition int32
+}
+
+func (tp TP) String() string { return fmt.Sprintf("%s/%d", tp.Topic, tp.Partition) }
+
+// Claim is one interval in which a member held a partition: from the moment
+// its handler started (sarama ConsumeClaim, franz-go OnPartitionsAssigned) to
+// the moment it stopped (the handler returned, OnPartitionsRevoked or Lost
+// ran, or the member crashed). End is zero while the claim is open.
+type Claim struct {
+	Member     string // the member's name in the script
+	MemberID   string // the coordinator's member ID
+	TP         TP
+	Generation int32 // the generation in which the member got the partition
+	Start, End time.Time
+}
+
+// Sync is one leader's SyncGroup request as the broker saw it: the plan of a
+// generation.
+type Sync struct {
+	At         time.Time
+	Generation int32
+	Leader     string // member ID
+	Protocol   string
+	Plan       map[string][]TP // member ID → assigned partitions
+	Undecoded  []string        // member IDs whose assignment bytes did not decode
+}
+
+// Recorder collects what the members and the broker did; safe for
+// concurrent use.
+type Recorder struct {
+	mu        sync.Mutex
+	claims    []*Claim
+	open      map[string]map[TP]*Claim // member → open claims
+	consumed  map[TP]map[int64]int     // offset → times consumed
+	processed map[string][]time.Time   // member → times it processed a record
+	syncs     []Sync
+	syncGens  map[int32]int // generation → index in syncs of the first leader sync
+	dupSyncs  int           // leader syncs for an already planned generation
+	memberIDs map[string]string // member ID → member name
+}
+
+func newRecorder() *Recorder {
+	return &Recorder{
+		open:      map[string]map[TP]*Claim{},
+		consumed:  map[TP]map[int64]int{},
+		processed: map[string][]time.Time{},
+		syncGens:  map[int32]int{},
+		memberIDs: map[string]string{},
+	}
+}
+
+func (r *Recorder) seenMemberID(name, id string) {
+	if id == "" {
+		return
+	}
+	r.mu.Lock()
+	r.memberIDs[id] = name
+	r.mu.Unlock()
+}
+
+func (r *Recorder) claimStart(name, memberID string, tp TP, gen int32, at time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.open[name] == nil {
+		r.open[name] = map[TP]*Claim{}
+	}
+	if c := r.open[name][tp]; c != nil { // a second start without an end: close the first
+		c.End = at
+	}
+	c := &Claim{Member: name, MemberID: memberID, TP: tp, Generation: gen, Start: at}
+	r.open[name][tp] = c
+	r.claims = append(r.claims, c)
+	if memberID != "" {
+		r.memberIDs[memberID] = name
+	}
+}
+
+func (r *Recorder) claimEnd(name string, tp TP, at time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c := r.open[name][tp]; c != nil {
+		c.End = at
+		delete(r.open[name], tp)
+	}
+}
+
+// endAll closes every open claim of a member (a crash, or the member's exit).
+func (r *Recorder) endAll(name string, at time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for tp, c := range r.open[name] {
+		c.End = at
+		delete(r.open[name], tp)
+	}
+}
+
+func (r *Recorder) consume(name string, tp TP, offset int64, at time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.consumed[tp] == nil {
+		r.consumed[tp] = map[int64]int{}
+	}
+	r.consumed[tp][offset]++
+	r.processed[name] = append(r.processed[name], at)
+}
+
+func (r *Recorder) sync(s Sync) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.syncGens[s.Generation]; ok {
+		r.dupSyncs++
+		return
+	}
+	r.syncGens[s.Generation] = len(r.syncs)
+	r.syncs = append(r.syncs, s)
+}
+
+// held reports, for each member name, the partitions it holds now.
+func (r *Recorder) held() map[string][]TP {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string][]TP{}
+	for name, open := range r.open {
+		for tp := range open {
+			out[name] = append(out[name], tp)
+		}
+	}
+	return out
+}
+
+// Overlap is two members holding one partition at once.
+type Overlap struct {
+	TP            TP
+	First, Second Claim
+	// Leader is the name of the member that led the generation in which
+	// Second got the partition, LeaderKind its kind and Protocol the
+	// group's protocol (the strategy that ran) in that generation.
+	Leader, LeaderKind, Protocol string
+	// Evicted: First's member was not in that generation's plan, so the
+	// coordinator had already removed it (a window Kafka has by design, which
+	// no assignor can close).
+	Evicted bool
+}
+
+func (o Overlap) String() string {
+	return fmt.Sprintf("%s: %s (gen %d, %s–%s) and %s (gen %d from %s leader %s running %q, from %s) overlap for %v%s",
+		o.TP, o.First.Member, o.First.Generation, o.First.Start.Format("15:04:05.000"), o.First.End.Format("15:04:05.000"),
+		o.Second.Member, o.Second.Generation, o.LeaderKind, o.Leader, o.Protocol, o.Second.Start.Format("15:04:05.000"),
+		o.First.End.Sub(o.Second.Start).Round(time.Millisecond), map[bool]string{true: " (first member already evicted)"}[o.Evicted])
+}
+
+// Report is what one script run measured.
+type Report struct {
+	Script, Kind string
+	// Window is the measured part of the script, from the first stable
+	// group to the start of the final shutdown.
+	Window time.Duration
+	// Rebalances is the number of generations a leader planned in the window.
+	Rebalances int
+	// Moved counts partitions assigned to a member other than the one that
+	// last had them in an earlier plan; Withheld sums, over plans, subscribed
+	// partitions left unassigned.
+	Moved, Withheld int
+	// UnownedSeconds is partition-seconds in the window with no member
+	// holding the partition.
+	UnownedSeconds float64
+	// LongestPause maps each member to the longest time it processed nothing
+	// between its first record and its departure (within the window).
+	LongestPause map[string]time.Duration
+	// Produced, Consumed (distinct) and Duplicates count records; Lost is
+	// produced minus consumed; Uncommitted lists partitions whose final
+	// committed offset is below their end offset.
+	Produced, Consumed, Duplicates, Lost int
+	Uncommitted                           []string
+	// Overlaps lists every overlapping pair of claims.
+	Overlaps []Overlap
+	// LeadersByKind counts the window's plans by the leader's kind.
+	LeadersByKind map[string]int
+	// DuplicateSyncs counts leader SyncGroups for an already planned
+	// generation (kfake may name several leaders when the leader leaves).
+	DuplicateSyncs int
+	// UndecodedAssignments counts plan entries the harness could not decode.
+	UndecodedAssignments int
+}
+
+// MedianPause is the median over members of their longest pause, and
+// MaxPause the largest.
+func (r Report) MedianPause() time.Duration { return median(slices.Collect(maps.Values(r.LongestPause))) }
+
+// MaxPause is the largest longest pause of any member.
+func (r Report) MaxPause() time.Duration {
+	var m time.Duration
+	for _, d := range r.LongestPause {
+		m = max(m, d)
+	}
+	return m
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}
+
+// OverlapsLedBy returns the overlaps, eviction windows excepted, of
+// generations whose leader kind and protocol satisfy led.
+func (r Report) OverlapsLedBy(led func(kind, protocol string) bool) []Overlap {
+	var out []Overlap
+	for _, o := range r.Overlaps {
+		if led(o.LeaderKind, o.Protocol) && !o.Evicted {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func (r Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s/%s: window %v, %d rebalances (leaders %v), moved %d, withheld %d, unowned %.1f partition-s, pause median %v max %v, produced %d consumed %d duplicates %d lost %d, overlaps %d",
+		r.Script, r.Kind, r.Window.Round(time.Millisecond), r.Rebalances, r.LeadersByKind, r.Moved, r.Withheld, r.UnownedSeconds,
+		r.MedianPause().Round(time.Millisecond), r.MaxPause().Round(time.Millisecond), r.Produced, r.Consumed, r.Duplicates, r.Lost, len(r.Overlaps))
+	if len(r.Uncommitted) > 0 {
+		fmt.Fprintf(&b, ", uncommitted %v", r.Uncommitted)
+	}
+	for _, o := range r.Overlaps {
+		b.WriteString("\n  overlap: " + o.String())
+	}
+	return b.String()
+}
+
+// report computes the metrics over [from, to]; kindOf maps member names to
+// kinds; subscribed lists every partition the group consumes; produced maps
+// partitions to their end offsets; committed to their committed offsets.
+func (r *Recorder) report(from, to time.Time, kindOf map[string]string, subscribed []TP, produced, committed map[TP]int64) Report {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rep := Report{Window: to.Sub(from), LongestPause: map[string]time.Duration{}, LeadersByKind: map[string]int{}, DuplicateSyncs: r.dupSyncs}
+	nameOf := func(memberID string) string {
+		if n, ok := r.memberIDs[memberID]; ok {
+			return n
+		}
+		return "?" + memberID
+	}
+
+	// Plans: rebalances, moves, withheld.
+	lastOwner := map[TP]string{}
+	for _, s := range r.syncs {
+		inWindow := !s.At.Before(from) && !s.At.After(to)
+		assigned := map[TP]bool{}
+		for id, tps := range s.Plan {
+			for _, tp := range tps {
+				assigned[tp] = true
+				if prev, ok := lastOwner[tp]; ok && prev != id && inWindow {
+					rep.Moved++
+				}
+				lastOwner[tp] = id
+			}
+		}
+		if !inWindow {
+			continue
+		}
+		rep.Rebalances++
+		rep.LeadersByKind[kindOf[nameOf(s.Leader)]]++
+		rep.UndecodedAssignments += len(s.Undecoded)
+		for _, tp := range subscribed {
+			if !assigned[tp] {
+				rep.Withheld++
+			}
+		}
+	}
+
+	// Claims: unowned time and overlaps.
+	byTP := map[TP][]*Claim{}
+	for _, c := range r.claims {
+		byTP[c.TP] = append(byTP[c.TP], c)
+	}
+	endOf := func(c *Claim) time.Time {
+		if c.End.IsZero() {
+			return to
+		}
+		return c.End
+	}
+	for _, tp := range subscribed {
+		cs := byTP[tp]
+		slices.SortFunc(cs, func(a, b *Claim) int { return a.Start.Compare(b.Start) })
+		covered, cursor := time.Duration(0), from
+		for _, c := range cs {
+			s, e := maxTime(c.Start, cursor), minTime(endOf(c), to)
+			if e.After(s) {
+				covered += e.Sub(s)
+				cursor = e
+			}
+		}
+		rep.UnownedSeconds += (to.Sub(from) - covered).Seconds()
+		for i, a := range cs {
+			for _, b := range cs[i+1:] {
+				if b.Member == a.Member || !b.Start.Before(endOf(a)) {
+					continue
+				}
+				o := Overlap{TP: tp, First: *a, Second: *b}
+				if i, ok := r.syncGens[b.Generation]; ok {
+					s := r.syncs[i]
+					o.Leader = nameOf(s.Leader)
+					o.LeaderKind = kindOf[o.Leader]
+					o.Protocol = s.Protocol
+					_, inPlan := s.Plan[a.MemberID]
+					o.Evicted = a.MemberID != "" && !inPlan
+				}
+				rep.Overlaps = append(rep.Overlaps, o)
+			}
+		}
+	}
+
+	// Pauses: per member, the longest gap between records it processed,
+	// clipped to the window.
+	for name, times := range r.processed {
+		ts := slices.Clone(times)
+		slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+		var longest time.Duration
+		for i := 1; i < len(ts); i++ {
+			s, e := maxTime(ts[i-1], from), minTime(ts[i], to)
+			if e.After(s) {
+				longest = max(longest, e.Sub(s))
+			}
+		}
+		rep.LongestPause[name] = longest
+	}
+
+	// Records.
+	for _, tp := range subscribed {
+		end := produced[tp]
+		rep.Produced += int(end)
+		seen := r.consumed[tp]
+		for off, n := range seen {
+			if off < end {
+				rep.Consumed++
+			}
+			rep.Duplicates += n - 1
+		}
+		if committed[tp] < end {
+			rep.Uncommitted = append(rep.Uncommitted, fmt.Sprintf("%s committed %d of %d", tp, committed[tp], end))
+		}
+	}
+	rep.Lost = rep.Produced - rep.Consumed
+	slices.SortFunc(rep.Overlaps, func(a, b Overlap) int {
+		return cmp.Or(cmp.Compare(a.TP.Topic, b.TP.Topic), cmp.Compare(a.TP.Partition, b.TP.Partition), a.Second.Start.Compare(b.Second.Start))
+	})
+	return rep
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+func planOf(tps []assignor.TopicPartitions) []TP {
+	var out []TP
+	for _, tp := range tps {
+		for _, p := range tp.Partitions {
+			out = append(out, TP{tp.Topic, p})
+		}
+	}
+	return out
+}

@@ -1,0 +1,278 @@
+package e2e
+
+import (
+	"fmt"
+	"time"
+
+	ibm "github.com/IBM/sarama"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// Peer kinds: sarama's own strategies and franz-go's cooperative-sticky.
+var (
+	SaramaCooperativeSticky = Kind{Name: "sarama-coop", Sarama: func() []ibm.BalanceStrategy {
+		return []ibm.BalanceStrategy{ibm.NewBalanceStrategyCooperativeSticky()}
+	}}
+	SaramaSticky = Kind{Name: "sarama-sticky", Sarama: func() []ibm.BalanceStrategy {
+		return []ibm.BalanceStrategy{ibm.NewBalanceStrategySticky()}
+	}}
+	KgoCooperativeSticky = Kind{Name: "kgo-coop", Kgo: func() []kgo.GroupBalancer {
+		return []kgo.GroupBalancer{kgo.CooperativeStickyBalancer()}
+	}}
+)
+
+// Settle is how long a group must keep one assignment to count as stable;
+// StableTimeout bounds each wait.
+const (
+	Settle        = 600 * time.Millisecond
+	StableTimeout = 30 * time.Second
+)
+
+// Script is one scenario. Run drives the harness with members of kind k (the
+// kind under test; mixed scripts add peers) and leaves the window marked.
+type Script struct {
+	Name string
+	// Single: the script runs one kind only and suits any kind (figures run
+	// it with ours, sarama's cooperative-sticky and eager sticky).
+	Single bool
+	Run    func(h *Harness, k Kind) error
+}
+
+// Scripts are the adapter's end-to-end scenarios (a)–(f).
+var Scripts = []Script{
+	{"rolling-restart", true, RollingRestart},
+	{"scale-out-in", true, ScaleOutIn},
+	{"crash", true, Crash},
+	{"mixed", false, Mixed},
+	{"static-restart", true, StaticRestart},
+	{"migrate-from-eager", false, MigrateFromEager},
+}
+
+// ScriptNamed returns the script with the given name.
+func ScriptNamed(name string) (Script, bool) {
+	for _, s := range Scripts {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Script{}, false
+}
+
+func (h *Harness) stable() error { return h.WaitStable(Settle, StableTimeout) }
+
+// startAll joins members name-0 … name-(n-1) of kind k and waits for a
+// stable group.
+func startAll(h *Harness, k Kind, n int, static bool) ([]*Member, error) {
+	var ms []*Member
+	for i := range n {
+		inst := ""
+		if static {
+			inst = fmt.Sprintf("static-%d", i)
+		}
+		m, err := h.Join(fmt.Sprintf("%s-%d-r0", k.Name, i), k, inst)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	return ms, h.stable()
+}
+
+// roll restarts ms[i] as kind k (a new incarnation, the same instance ID)
+// and waits for a stable group.
+func roll(h *Harness, ms []*Member, i int, k Kind, round int) error {
+	old := ms[i]
+	h.Leave(old)
+	m, err := h.Join(fmt.Sprintf("%s-%d-r%d", k.Name, i, round), k, old.Instance)
+	if err != nil {
+		return err
+	}
+	ms[i] = m
+	return h.stable()
+}
+
+// RollingRestart is scenario (a): 4 members over 2 topics, each restarted in
+// turn (leave, then a new process joins).
+func RollingRestart(h *Harness, k Kind) error {
+	ms, err := startAll(h, k, 4, false)
+	if err != nil {
+		return err
+	}
+	h.MarkStart()
+	for i := range ms {
+		if err := roll(h, ms, i, k, 1); err != nil {
+			return err
+		}
+	}
+	h.MarkEnd()
+	return nil
+}
+
+// ScaleOutIn is scenario (b): 1 member, then one at a time up to 6, then one
+// at a time back to 1.
+func ScaleOutIn(h *Harness, k Kind) error {
+	ms, err := startAll(h, k, 1, false)
+	if err != nil {
+		return err
+	}
+	h.MarkStart()
+	for i := 1; i < 6; i++ {
+		m, err := h.Join(fmt.Sprintf("%s-%d-r0", k.Name, i), k, "")
+		if err != nil {
+			return err
+		}
+		ms = append(ms, m)
+		if err := h.stable(); err != nil {
+			return err
+		}
+	}
+	for len(ms) > 1 {
+		h.Leave(ms[len(ms)-1])
+		ms = ms[:len(ms)-1]
+		if err := h.stable(); err != nil {
+			return err
+		}
+	}
+	h.MarkEnd()
+	return nil
+}
+
+// Crash is scenario (c): 3 members; one dies without leaving (its
+// connections reset, new ones refused); the others take over after the
+// session timeout; a replacement joins.
+func Crash(h *Harness, k Kind) error {
+	ms, err := startAll(h, k, 3, false)
+	if err != nil {
+		return err
+	}
+	h.MarkStart()
+	h.logf("crash %s", ms[1].Name)
+	ms[1].Crash()
+	if err := h.stable(); err != nil {
+		return err
+	}
+	if _, err := h.Join(fmt.Sprintf("%s-1-r1", k.Name), k, ""); err != nil {
+		return err
+	}
+	if err := h.stable(); err != nil {
+		return err
+	}
+	h.MarkEnd()
+	return nil
+}
+
+// Mixed is scenario (d): sarama members with k, franz-go members with
+// kgo.CooperativeStickyBalancer and sarama members with sarama's own
+// cooperative-sticky in one group (all named cooperative-sticky). The leader
+// is restarted until each kind has led (at most 9 restarts).
+func Mixed(h *Harness, k Kind) error {
+	kinds := []Kind{k, KgoCooperativeSticky, SaramaCooperativeSticky, k, KgoCooperativeSticky, SaramaCooperativeSticky}
+	var ms []*Member
+	for i, kind := range kinds {
+		m, err := h.Join(fmt.Sprintf("%s-%d-r0", kind.Name, i), kind, "")
+		if err != nil {
+			return err
+		}
+		ms = append(ms, m)
+		if i == 0 {
+			if err := h.stable(); err != nil { // k leads first
+				return err
+			}
+		}
+	}
+	if err := h.stable(); err != nil {
+		return err
+	}
+	h.MarkStart()
+	led := map[string]bool{}
+	for round := 1; round <= 9; round++ {
+		leader := h.currentLeader()
+		i := -1
+		for j, m := range ms {
+			if m.Name == leader {
+				i = j
+			}
+		}
+		if i < 0 {
+			return fmt.Errorf("e2e: mixed: leader %q is not a live member", leader)
+		}
+		led[ms[i].Kind.Name] = true
+		if len(led) == 3 && round > 3 {
+			break
+		}
+		if err := roll(h, ms, i, ms[i].Kind, round); err != nil {
+			return err
+		}
+	}
+	h.MarkEnd()
+	return nil
+}
+
+// currentLeader returns the name of the member that led the last plan.
+func (h *Harness) currentLeader() string {
+	h.rec.mu.Lock()
+	defer h.rec.mu.Unlock()
+	if len(h.rec.syncs) == 0 {
+		return ""
+	}
+	return h.rec.memberIDs[h.rec.syncs[len(h.rec.syncs)-1].Leader]
+}
+
+// StaticRestart is scenario (e): 4 static members (instance IDs), each
+// restarted in turn within the session timeout. Real Kafka does not
+// rebalance for such a restart; kfake does unless the rejoin's metadata is
+// byte-identical, so the report's rebalances are kfake's.
+func StaticRestart(h *Harness, k Kind) error {
+	ms, err := startAll(h, k, 4, true)
+	if err != nil {
+		return err
+	}
+	h.MarkStart()
+	for i := range ms {
+		if err := roll(h, ms, i, k, 1); err != nil {
+			return err
+		}
+	}
+	h.MarkEnd()
+	return nil
+}
+
+// MigrateFromEager is scenario (f): 4 members on sarama's eager sticky, then
+// two rolling deploys: first to [k, sticky] (sarama stays eager while any
+// configured strategy is eager), then to [k] alone.
+func MigrateFromEager(h *Harness, k Kind) error {
+	ms, err := startAll(h, SaramaSticky, 4, false)
+	if err != nil {
+		return err
+	}
+	both := Kind{Name: k.Name + "+sticky", Sarama: func() []ibm.BalanceStrategy {
+		return append(k.Sarama(), ibm.NewBalanceStrategySticky())
+	}}
+	h.MarkStart()
+	for i := range ms {
+		if err := roll(h, ms, i, both, 1); err != nil {
+			return err
+		}
+	}
+	for i := range ms {
+		if err := roll(h, ms, i, k, 2); err != nil {
+			return err
+		}
+	}
+	h.MarkEnd()
+	return nil
+}
+
+// RunScript runs one script with kind k on a fresh harness and returns its
+// report; finishTimeout bounds the final drain.
+func RunScript(s Script, k Kind, opts Options, finishTimeout time.Duration) (Report, error) {
+	h, err := Start(opts)
+	if err != nil {
+		return Report{}, err
+	}
+	if err := s.Run(h, k); err != nil {
+		h.Close()
+		return Report{}, fmt.Errorf("e2e: %s with %s: %w", s.Name, k.Name, err)
+	}
+	return h.Finish(s.Name, k.Name, finishTimeout)
+}
