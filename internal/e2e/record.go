@@ -52,8 +52,8 @@ type Recorder struct {
 	consumed  map[TP]map[int64]int     // offset → times consumed
 	processed map[string][]time.Time   // member → times it processed a record
 	syncs     []Sync
-	syncGens  map[int32]int // generation → index in syncs of the first leader sync
-	dupSyncs  int           // leader syncs for an already planned generation
+	syncGens  map[int32]int     // generation → index in syncs of the first leader sync
+	dupSyncs  int               // leader syncs for an already planned generation
 	memberIDs map[string]string // member ID → member name
 }
 
@@ -189,7 +189,7 @@ type Report struct {
 	// produced minus consumed; Uncommitted lists partitions whose final
 	// committed offset is below their end offset.
 	Produced, Consumed, Duplicates, Lost int
-	Uncommitted                           []string
+	Uncommitted                          []string
 	// Overlaps lists every overlapping pair of claims.
 	Overlaps []Overlap
 	// LeadersByKind counts the window's plans by the leader's kind.
@@ -203,7 +203,9 @@ type Report struct {
 
 // MedianPause is the median over members of their longest pause, and
 // MaxPause the largest.
-func (r Report) MedianPause() time.Duration { return median(slices.Collect(maps.Values(r.LongestPause))) }
+func (r Report) MedianPause() time.Duration {
+	return median(slices.Collect(maps.Values(r.LongestPause)))
+}
 
 // MaxPause is the largest longest pause of any member.
 func (r Report) MaxPause() time.Duration {
