@@ -14,10 +14,12 @@
 //	if err != nil { ... }            // a *wire.DecodeError naming the field
 //	m := sub.Member(memberID, instanceID)
 //
-// After assigning, it encodes each member's plan, appending into one buffer
-// if it likes:
+// After assigning, it encodes each member's plan:
 //
-//	buf = wire.Assignment{Partitions: mp.Assigned, UserData: mp.UserData}.AppendTo(buf[:0])
+//	b := wire.Assignment{Partitions: mp.Assigned, UserData: mp.UserData}.AppendTo(nil)
+//
+// AppendTo may also append to a reused buffer (buf[:0]) when the bytes are
+// sent before the buffer is reused; then encoding allocates nothing.
 //
 // A member builds its subscription the other way round: sort Topics and
 // Owned (Java does, KAFKA-12898; the encoders write what they are given),
