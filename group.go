@@ -96,7 +96,8 @@ func CloneTopicPartitions(tps []TopicPartitions) []TopicPartitions {
 
 // Clone returns a deep copy of g: nothing in the copy aliases g.
 func (g Group) Clone() Group {
-	out := Group{Members: make([]Member, len(g.Members)), Topics: make([]Topic, len(g.Topics))}
+	// slices.Clone keeps nil as nil, so the copy is reflect.DeepEqual to g.
+	out := Group{Members: slices.Clone(g.Members), Topics: slices.Clone(g.Topics)}
 	for i, m := range g.Members {
 		m.Topics = slices.Clone(m.Topics)
 		m.Owned = CloneTopicPartitions(m.Owned)

@@ -485,3 +485,38 @@ func TestClaimClassificationMatchesNaive(t *testing.T) {
 		}
 	})
 }
+
+// TestGroupClone pins that Clone's copy equals the original (nil stays nil,
+// empty stays empty) and shares no memory with it.
+func TestGroupClone(t *testing.T) {
+	t.Parallel()
+	groups := []assignor.Group{
+		{},
+		{Members: []assignor.Member{}, Topics: []assignor.Topic{}},
+		{
+			Members: []assignor.Member{
+				{ID: "a", InstanceID: "i", Rack: "r", Topics: []string{"t0"}, Generation: 3, Owned: []assignor.TopicPartitions{tp("t0", 1, 2)}, UserData: []byte{1}},
+				{ID: "b", Topics: []string{}, Owned: []assignor.TopicPartitions{}, UserData: []byte{}},
+			},
+			Topics: []assignor.Topic{{Name: "t0", Partitions: []int32{0, 1, 2}, ReplicaRacks: [][]string{{"r"}, nil, {}}}, {Name: "t1"}},
+		},
+	}
+	for i, g := range groups {
+		c := g.Clone()
+		if !reflect.DeepEqual(c, g) {
+			t.Errorf("group %d: Clone() = %#v, want %#v", i, c, g)
+		}
+		if len(c.Members) == 0 || len(c.Topics) == 0 {
+			continue
+		}
+		c.Members[0].Topics[0] = "x"
+		c.Members[0].Owned[0].Partitions[0] = 9
+		c.Members[0].UserData[0] = 9
+		c.Topics[0].Partitions[0] = 9
+		c.Topics[0].ReplicaRacks[0][0] = "x"
+		if g.Members[0].Topics[0] != "t0" || g.Members[0].Owned[0].Partitions[0] != 1 || g.Members[0].UserData[0] != 1 ||
+			g.Topics[0].Partitions[0] != 0 || g.Topics[0].ReplicaRacks[0][0] != "r" {
+			t.Errorf("group %d: changing the clone changed the original", i)
+		}
+	}
+}
