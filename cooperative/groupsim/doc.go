@@ -54,7 +54,7 @@
 // lists are comma separated and may use a range (m0..m9), "leader" (the
 // current leader's process) or "all" (every running member).
 //
-//	config [heartbeat=3s] [session=45s] [rebalance=5m] [latency=5ms] [metadata=5s]
+//	config [heartbeat=3s] [session=45s] [rebalance=5m] [latency=5ms] [jitter=0s] [metadata=5s]
 //	    Set the timings; only before anything else. Prints them.
 //	topic create NAME partitions=N
 //	topic delete NAME

@@ -36,11 +36,13 @@ func (s *Sim) lead(p *process, j joinAnswer) map[string]assignment {
 			subscribed[t] = true
 		}
 	}
-	for _, t := range slices.Sorted(maps.Keys(subscribed)) {
+	p.ledTopics = slices.Sorted(maps.Keys(subscribed))
+	for _, t := range p.ledTopics {
 		if n, ok := p.view[t]; ok {
 			g.Topics = append(g.Topics, assignor.Topic{Name: t, Partitions: assignor.Partitions(n)})
 		}
 	}
+	s.planView = maps.Clone(p.view)
 	plan, err := a.Assign(g)
 	if err != nil {
 		s.fail("leader %s: %s: %v", p.id(), a.Name(), err)
@@ -76,4 +78,20 @@ func (s *Sim) lead(p *process, j joinAnswer) map[string]assignment {
 	}
 	s.tracef("%s leads generation %d with %s: %d members, %d withheld", p.id(), j.gen, a.Name(), len(g.Members), withheld)
 	return out
+}
+
+// groupTopics returns the topics the members subscribe to under protocol,
+// sorted.
+func groupTopics(j joinAnswer, protocol string) []string {
+	set := map[string]bool{}
+	for _, m := range j.members {
+		for _, q := range m.protocols {
+			if q.name == protocol {
+				for _, t := range q.sub.topics {
+					set[t] = true
+				}
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
 }

@@ -28,6 +28,7 @@ type process struct {
 	disconnectedUntil time.Duration
 	heartbeating      bool // a heartbeat is in flight
 	lastJoin          joinAnswer
+	ledTopics         []string // as leader: the topics the group subscribes to
 	delivering        map[partition]bool
 
 	hadWork   bool // it has delivered something in its life
@@ -129,8 +130,14 @@ func (p *process) do(a member.Action) {
 		s.send(p, true, func() { s.coord.join(req) })
 	case member.SendSync:
 		req := syncRequest{from: p, memberID: a.MemberID, instance: p.machine.InstanceID(), gen: a.Generation}
-		if j := p.lastJoin; j.leader == a.MemberID && !j.skip && j.gen == a.Generation {
-			req.assignments = s.lead(p, j)
+		if j := p.lastJoin; j.leader == a.MemberID && j.gen == a.Generation {
+			if j.skip {
+				// KIP-814: a returning static leader keeps the group's
+				// assignment; like Java it only learns the group's topics.
+				p.ledTopics = groupTopics(j, j.protocol)
+			} else {
+				req.assignments = s.lead(p, j)
+			}
 		}
 		s.send(p, true, func() { s.coord.sync(req) })
 	case member.SendLeave:
@@ -228,7 +235,13 @@ func (p *process) refreshMetadata() {
 	}
 	old := p.view
 	p.view = maps.Clone(p.s.topics)
-	for _, t := range p.machine.Topics() {
+	watch := p.machine.Topics()
+	if p.lastJoin.leader == p.machine.MemberID() && p.lastJoin.gen == p.machine.Generation() {
+		// The leader watches every topic the group subscribes to, as Java's
+		// leader compares its metadata with the snapshot it assigned from.
+		watch = append(watch, p.ledTopics...)
+	}
+	for _, t := range watch {
 		o, had := old[t]
 		n, has := p.view[t]
 		if had != has || o != n {
@@ -246,7 +259,7 @@ func (s *Sim) send(p *process, counted bool, fn func()) {
 	if counted {
 		s.inFlight++
 	}
-	at := max(s.now, p.disconnectedUntil) + s.cfg.Latency
+	at := max(s.now, p.disconnectedUntil) + s.latency()
 	s.at(at, func() {
 		if counted {
 			s.inFlight--
@@ -261,7 +274,7 @@ func (s *Sim) reply(p *process, counted bool, fn func()) {
 	if counted {
 		s.inFlight++
 	}
-	at := max(s.now, p.disconnectedUntil) + s.cfg.Latency
+	at := max(s.now, p.disconnectedUntil) + s.latency()
 	s.at(at, func() {
 		if counted {
 			s.inFlight--

@@ -200,7 +200,7 @@ func (s *Sim) execConfig(a *args) (string, error) {
 	for _, f := range []struct {
 		key string
 		d   *time.Duration
-	}{{"heartbeat", &c.HeartbeatInterval}, {"session", &c.SessionTimeout}, {"rebalance", &c.RebalanceTimeout}, {"latency", &c.Latency}, {"metadata", &c.MetadataDelay}} {
+	}{{"heartbeat", &c.HeartbeatInterval}, {"session", &c.SessionTimeout}, {"rebalance", &c.RebalanceTimeout}, {"latency", &c.Latency}, {"jitter", &c.Jitter}, {"metadata", &c.MetadataDelay}} {
 		d, err := a.dur(f.key, *f.d)
 		if err != nil {
 			return "", err
@@ -208,8 +208,8 @@ func (s *Sim) execConfig(a *args) (string, error) {
 		*f.d = d
 	}
 	*c = c.withDefaults()
-	return fmt.Sprintf("heartbeat %v, session %v, rebalance %v, latency %v, metadata %v\n",
-		c.HeartbeatInterval, c.SessionTimeout, c.RebalanceTimeout, c.Latency, c.MetadataDelay), nil
+	return fmt.Sprintf("heartbeat %v, session %v, rebalance %v, latency %v, jitter %v, metadata %v\n",
+		c.HeartbeatInterval, c.SessionTimeout, c.RebalanceTimeout, c.Latency, c.Jitter, c.MetadataDelay), nil
 }
 
 func (s *Sim) execTopic(a *args) (string, error) {
@@ -314,6 +314,10 @@ func (s *Sim) execSettle(a *args) (string, error) {
 		return fmt.Sprintf("not settled after %s: %v\n", fmtTime(took), err), nil
 	}
 	c := s.coord
-	return fmt.Sprintf("settled in %s at %s: generation %d, %d members, protocol %s, leader %s\n",
-		fmtTime(took), fmtTime(s.now), c.generation, len(c.members), c.protocol, s.Leader()), nil
+	out := fmt.Sprintf("settled in %s at %s: generation %d, %d members, protocol %s, leader %s\n",
+		fmtTime(took), fmtTime(s.now), c.generation, len(c.members), c.protocol, s.Leader())
+	if len(s.missed) > 0 {
+		out += fmt.Sprintf("%d partitions without owner: the restarted static leader skipped the assignment and missed a topic change (KIP-814)\n", len(s.missed))
+	}
+	return out, nil
 }
