@@ -97,7 +97,9 @@ func startBroker(ctx context.Context) (*broker, error) {
 	start := time.Now()
 	b.cmd = exec.Command(script, "run", dir, strconv.Itoa(port), strconv.Itoa(ctrl))
 	b.cmd.Stdout, b.cmd.Stderr = out, out
-	b.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own process group, so stop reaches the storage-format JVM too; and killed with the
+	// test binary, so a test killed by a timeout leaves no broker behind.
+	b.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := b.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the broker: %w", err)
 	}

@@ -19,8 +19,10 @@ func (tp topicPartition) String() string { return fmt.Sprintf("%s/%d", tp.topic,
 
 // Member kinds, as reported.
 const (
-	kindJava = "java" // Apache Kafka's Java consumer, CooperativeStickyAssignor
-	kindOurs = "ours" // sarama with our cooperative-sticky through adapters/sarama
+	kindJava   = "java"     // Apache Kafka's Java consumer, CooperativeStickyAssignor
+	kindOurs   = "ours"     // sarama with our cooperative-sticky through adapters/sarama
+	kindSarama = "sarama"   // sarama with its built-in cooperative-sticky
+	kindFranz  = "franz-go" // franz-go kgo with kgo.CooperativeStickyBalancer
 )
 
 // claim is one member's ownership of one partition: from the moment its consumer may process
@@ -50,8 +52,9 @@ type ledger struct {
 	lastConsumed map[string]time.Time
 	longestPause map[string]time.Duration
 	generations  map[int32]time.Time // first time a member reported the generation
-	oursLed      map[int32]string    // generation -> our leader
+	leaders      map[int32]string    // generation -> leader, where a Go member saw it lead
 	problems     []string
+	notes        []string // expected events worth reporting
 }
 
 func newLedger() *ledger {
@@ -64,7 +67,7 @@ func newLedger() *ledger {
 		lastConsumed: make(map[string]time.Time),
 		longestPause: make(map[string]time.Duration),
 		generations:  make(map[int32]time.Time),
-		oursLed:      make(map[int32]string),
+		leaders:      make(map[int32]string),
 	}
 }
 
@@ -123,7 +126,7 @@ func (l *ledger) memberGone(member string, at time.Time) {
 func (l *ledger) ledBy(gen int32, member string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.oursLed[gen] = member
+	l.leaders[gen] = member
 }
 
 func (l *ledger) consume(member string, tp topicPartition, gen int32, offsets []int64, at time.Time) {
@@ -157,6 +160,12 @@ func (l *ledger) problem(format string, args ...any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.problems = append(l.problems, fmt.Sprintf(format, args...))
+}
+
+func (l *ledger) note(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.notes = append(l.notes, fmt.Sprintf(format, args...))
 }
 
 // snapshot is a consistent copy of what settles a group: the open claims per partition and
@@ -203,6 +212,26 @@ func (l *ledger) missing() int {
 	return n
 }
 
+// leaderKind returns the kind of generation gen's leader: the kind of the Go member that saw
+// itself lead it; else Java's when the group had Java members (the Java consumer does not say
+// when it leads) or franz-go's (whose last generation before it leaves stays unattributed);
+// else "unknown". Call with l.mu held.
+func (l *ledger) leaderKind(gen int32) string {
+	if m, ok := l.leaders[gen]; ok {
+		return l.kinds[m]
+	}
+	kinds := slices.Collect(maps.Values(l.kinds))
+	switch java, franz := slices.Contains(kinds, kindJava), slices.Contains(kinds, kindFranz); {
+	case java && franz:
+		return "java or franz-go"
+	case java:
+		return kindJava
+	case franz:
+		return kindFranz
+	}
+	return "unknown"
+}
+
 func maxTime(a, b time.Time) time.Time {
 	if b.After(a) {
 		return b
@@ -213,7 +242,7 @@ func maxTime(a, b time.Time) time.Time {
 // overlap is two members holding one partition at the same time.
 type overlap struct {
 	first, second claim
-	leader        string // "ours (member)" or "java"
+	leader        string // the leader's kind, and name where known
 	ours          bool
 }
 
@@ -227,17 +256,17 @@ func (o overlap) String() string {
 type report struct {
 	scenario        string
 	produced        int
-	lost            int // produced, never consumed
-	uncommitted     int // partitions whose committed offset is below the end
-	duplicates      int // deliveries beyond the first
-	rebalances      int // generations seen after the first
-	oursLed         int
-	javaLed         int
-	moves           int // claims that began after another member's claim on the partition
+	lost            int            // produced, never consumed
+	uncommitted     int            // partitions whose committed offset is below the end
+	duplicates      int            // deliveries beyond the first
+	rebalances      int            // generations seen after the first
+	ledBy           map[string]int // generations led, by leader kind
+	moves           int            // claims that began after another member's claim on the partition
 	unownedSeconds  float64
 	pauses          map[string]time.Duration
 	overlaps        []overlap
 	problems        []string
+	notes           []string
 	duration        time.Duration
 	firstGeneration int32
 }
@@ -253,8 +282,12 @@ func (r report) medianPause() (median, longest time.Duration) {
 
 func (r report) String() string {
 	med, longest := r.medianPause()
-	return fmt.Sprintf("%s: %.1fs produced=%d lost=%d uncommitted=%d duplicates=%d rebalances=%d (ours led %d, java led %d) moves=%d unowned=%.2f partition-s pause median=%.2fs max=%.2fs overlaps=%d",
-		r.scenario, r.duration.Seconds(), r.produced, r.lost, r.uncommitted, r.duplicates, r.rebalances, r.oursLed, r.javaLed,
+	var led []string
+	for _, k := range slices.Sorted(maps.Keys(r.ledBy)) {
+		led = append(led, fmt.Sprintf("%s %d", k, r.ledBy[k]))
+	}
+	return fmt.Sprintf("%s: %.1fs produced=%d lost=%d uncommitted=%d duplicates=%d rebalances=%d (led by %s) moves=%d unowned=%.2f partition-s pause median=%.2fs max=%.2fs overlaps=%d",
+		r.scenario, r.duration.Seconds(), r.produced, r.lost, r.uncommitted, r.duplicates, r.rebalances, strings.Join(led, ", "),
 		r.moves, r.unownedSeconds, med.Seconds(), longest.Seconds(), len(r.overlaps))
 }
 
@@ -263,7 +296,7 @@ func (r report) String() string {
 func (l *ledger) analyse(name string, end time.Time, committed map[topicPartition]int64) report {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	r := report{scenario: name, duration: end.Sub(l.start), pauses: maps.Clone(l.longestPause), problems: slices.Clone(l.problems)}
+	r := report{scenario: name, duration: end.Sub(l.start), pauses: maps.Clone(l.longestPause), problems: slices.Clone(l.problems), notes: slices.Clone(l.notes)}
 
 	for tp, offsets := range l.produced {
 		r.produced += len(offsets)
@@ -290,16 +323,9 @@ func (l *ledger) analyse(name string, end time.Time, committed map[topicPartitio
 		r.firstGeneration = gens[0]
 		r.rebalances = len(gens) - 1
 	}
+	r.ledBy = make(map[string]int)
 	for _, g := range gens {
-		if _, ok := l.oursLed[g]; ok {
-			r.oursLed++
-		} else {
-			r.javaLed++
-		}
-	}
-	hasJava := slices.Contains(slices.Collect(maps.Values(l.kinds)), kindJava)
-	if !hasJava {
-		r.javaLed = 0
+		r.ledBy[l.leaderKind(g)]++
 	}
 
 	byTP := make(map[topicPartition][]claim)
@@ -327,10 +353,11 @@ func (l *ledger) analyse(name string, end time.Time, committed map[topicPartitio
 			}
 			for _, prev := range cs[:i] {
 				if prev.member != c.member && prev.to.After(c.from) {
-					o := overlap{first: prev, second: c, leader: kindJava}
-					if m, ok := l.oursLed[c.generation]; ok {
-						o.leader, o.ours = "ours ("+m+")", true
+					o := overlap{first: prev, second: c, leader: l.leaderKind(c.generation)}
+					if m, ok := l.leaders[c.generation]; ok {
+						o.leader += " (" + m + ")"
 					}
+					o.ours = l.leaderKind(c.generation) == kindOurs
 					r.overlaps = append(r.overlaps, o)
 				}
 			}

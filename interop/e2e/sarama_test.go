@@ -85,6 +85,7 @@ type goMember struct {
 // goMemberConfig is what a sarama member is started with.
 type goMemberConfig struct {
 	name      string
+	kind      string // kindOurs or kindSarama; the strategy says which
 	instance  string
 	group     string
 	topics    []string
@@ -96,7 +97,7 @@ type goMemberConfig struct {
 }
 
 func startGoMember(l *ledger, c goMemberConfig) (*goMember, error) {
-	l.member(c.name, kindOurs)
+	l.member(c.name, c.kind)
 	cfg := clientConfig(c.name)
 	cfg.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{
 		&recordingStrategy{inner: c.strategy, member: c.name, ledger: l},

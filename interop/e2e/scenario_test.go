@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/IBM/sarama"
 )
 
 // scenario runs one consumer group of Java and sarama members on the shared broker, with
@@ -25,9 +27,10 @@ type scenario struct {
 
 	prod        *producer
 	java        *javaHost
-	goMembers   map[string]*goMember   // id -> running member
-	javaMembers map[string]*javaMember // id -> running member
-	instances   map[string]string      // id -> group.instance.id for static members
+	goMembers   map[string]*goMember    // id -> running member
+	franz       map[string]*franzMember // id -> running member
+	javaMembers map[string]*javaMember  // id -> running member
+	instances   map[string]string       // id -> group.instance.id for static members
 	incarnation map[string]int
 }
 
@@ -48,6 +51,7 @@ func newScenario(t *testing.T, cfg scenarioConfig) *scenario {
 		heartbeat:   300 * time.Millisecond,
 		rebalance:   5 * time.Second,
 		goMembers:   make(map[string]*goMember),
+		franz:       make(map[string]*franzMember),
 		javaMembers: make(map[string]*javaMember),
 		instances:   make(map[string]string),
 		incarnation: make(map[string]int),
@@ -77,6 +81,9 @@ func (s *scenario) cleanup() {
 	for _, id := range slices.Sorted(maps.Keys(s.goMembers)) {
 		_ = s.goMembers[id].stop()
 	}
+	for _, id := range slices.Sorted(maps.Keys(s.franz)) {
+		s.franz[id].stop()
+	}
 	if s.java != nil {
 		if err := s.java.close(); err != nil {
 			s.t.Log(err)
@@ -95,25 +102,38 @@ func (s *scenario) memberName(id string) string {
 // static makes the member id static (group.instance.id) from its next start on.
 func (s *scenario) static(id string) { s.instances[id] = "inst-" + id }
 
-// start starts member id: "g…" is a sarama member with the strategy under test, "j…" a Java
-// consumer.
+// start starts member id, whose first letter says its kind: "g" a sarama member with the
+// strategy under test (ours by default), "s" a sarama member with sarama's built-in
+// cooperative-sticky, "f" a franz-go member with kgo.CooperativeStickyBalancer, "j" a Java
+// consumer with CooperativeStickyAssignor.
 func (s *scenario) start(id string) {
 	s.t.Helper()
 	name := s.memberName(id)
+	cfg := goMemberConfig{
+		name: name, instance: s.instances[id], group: s.group, topics: s.topics, bootstrap: s.b.addr,
+		session: s.session, heartbeat: s.heartbeat, rebalance: s.rebalance,
+	}
 	switch id[0] {
-	case 'g':
-		strategy, err := newStrategy()
-		if err != nil {
-			s.t.Fatal(err)
+	case 'g', 's':
+		var err error
+		cfg.kind, cfg.strategy = kindSarama, sarama.NewBalanceStrategyCooperativeSticky()
+		if id[0] == 'g' {
+			cfg.kind = strategyKind()
+			if cfg.strategy, err = newStrategy(); err != nil {
+				s.t.Fatal(err)
+			}
 		}
-		m, err := startGoMember(s.l, goMemberConfig{
-			name: name, instance: s.instances[id], group: s.group, topics: s.topics, bootstrap: s.b.addr,
-			session: s.session, heartbeat: s.heartbeat, rebalance: s.rebalance, strategy: strategy,
-		})
+		m, err := startGoMember(s.l, cfg)
 		if err != nil {
 			s.t.Fatal(err)
 		}
 		s.goMembers[id] = m
+	case 'f':
+		m, err := startFranzMember(s.l, cfg)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		s.franz[id] = m
 	case 'j':
 		if s.java == nil {
 			h, err := startJavaHost(context.Background(), s.l, s.t.TempDir())
@@ -131,7 +151,7 @@ func (s *scenario) start(id string) {
 		}
 		s.javaMembers[id] = m
 	default:
-		s.t.Fatalf("member id %q: want g… (sarama) or j… (Java)", id)
+		s.t.Fatalf("member id %q: want g… (ours), s… (sarama), f… (franz-go) or j… (Java)", id)
 	}
 }
 
@@ -144,6 +164,9 @@ func (s *scenario) stop(id string) {
 			s.l.problem("stopping %s: %v", id, err)
 		}
 		delete(s.goMembers, id)
+	case s.franz[id] != nil:
+		s.franz[id].stop()
+		delete(s.franz, id)
 	case s.javaMembers[id] != nil:
 		if err := s.java.stop(id); err != nil {
 			s.t.Fatal(err)
@@ -161,6 +184,9 @@ func (s *scenario) live() []string {
 		names = append(names, m.name)
 	}
 	for _, m := range s.javaMembers {
+		names = append(names, m.name)
+	}
+	for _, m := range s.franz {
 		names = append(names, m.name)
 	}
 	slices.Sort(names)
@@ -251,6 +277,9 @@ func (s *scenario) finish() report {
 	for _, id := range slices.Sorted(maps.Keys(s.goMembers)) {
 		s.stop(id)
 	}
+	for _, id := range slices.Sorted(maps.Keys(s.franz)) {
+		s.stop(id)
+	}
 	for _, id := range slices.Sorted(maps.Keys(s.javaMembers)) {
 		s.stop(id)
 	}
@@ -285,6 +314,9 @@ func (s *scenario) finish() report {
 			s.t.Logf("overlapping claims under a Java leader (reported, not failed): %s", o)
 		}
 	}
+	for _, n := range r.notes {
+		s.t.Logf("note: %s", n)
+	}
 	for _, p := range r.problems {
 		s.t.Errorf("problem: %s", p)
 	}
@@ -300,4 +332,35 @@ func (s *scenario) allCommitted(committed map[topicPartition]int64) bool {
 		}
 	}
 	return true
+}
+
+// currentName returns the ledger name of member id's current incarnation.
+func (s *scenario) currentName(id string) string {
+	if m := s.goMembers[id]; m != nil {
+		return m.name
+	}
+	if m := s.javaMembers[id]; m != nil {
+		return m.name
+	}
+	if m := s.franz[id]; m != nil {
+		return m.name
+	}
+	s.t.Fatalf("member %s is not running", id)
+	return ""
+}
+
+// waitFor polls cond until it returns "" and fails the test with its last answer after d.
+func (s *scenario) waitFor(d time.Duration, cond func() string) {
+	s.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		why := cond()
+		if why == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("after %s: %s", d, why)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -24,6 +24,14 @@ var strategyUnderTest = func() string {
 	return "ours: adapters/sarama + " + oursDescription
 }()
 
+// strategyKind is the ledger kind of the "g" members: ours unless INTEROP_STRATEGY=sarama.
+func strategyKind() string {
+	if os.Getenv("INTEROP_STRATEGY") == "sarama" {
+		return kindSarama
+	}
+	return kindOurs
+}
+
 // newStrategy returns a fresh strategy for one sarama member (the adapter keeps one member's
 // history per instance, as sarama's own cooperative-sticky does).
 func newStrategy() (sarama.BalanceStrategy, error) {

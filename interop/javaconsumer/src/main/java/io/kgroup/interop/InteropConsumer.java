@@ -42,7 +42,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * <p>Standard output carries one event per line, a JSON object with "ev", "id" and "t" (wall
  * clock, Unix microseconds, the clock Go's time.Now reads): started, assigned (added partitions,
  * the whole assignment, generation, member id), revoked and lost (at the end of the callback, so
- * after the final commit), consumed (offsets of one partition in one poll), committed (the next
+ * after the final commit; lost says whether the member was closing, since a consumer closed
+ * during a rebalance reports its partitions lost rather than revoked), consumed (offsets of one partition in one poll), committed (the next
  * offset to read), commitfail, closed, error. Partitions are [topic, partition] pairs.
  *
  * <p>Every consumer uses the classic group protocol with CooperativeStickyAssignor, commits
@@ -236,7 +237,9 @@ public final class InteropConsumer {
       for (TopicPartition tp : partitions) {
         uncommitted.remove(tp);
       }
-      emit("lost", id, "\"gen\":" + consumer.groupMetadata().generationId() + ",\"parts\":" + parts(partitions));
+      // While closing during a rebalance, Java reports the partitions lost, not revoked.
+      emit("lost", id, "\"gen\":" + consumer.groupMetadata().generationId() + ",\"closing\":" + stopping
+          + ",\"parts\":" + parts(partitions));
     }
   }
 
