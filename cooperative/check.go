@@ -39,6 +39,8 @@ func check(ix *assignor.Index, plan assignor.Plan) error {
 		}
 		seen[m] = true
 		gen := ix.Generation[m]
+		topics := newTopicCursor(ix)
+		subs := subscriptionCursor{subs: ix.Subscriptions[m]}
 		for j, tp := range mp.Assigned {
 			if j > 0 && mp.Assigned[j-1].Topic >= tp.Topic {
 				fail(mp.Member, tp.Topic, -1, assignor.NoGeneration, assignor.ErrUnsorted)
@@ -46,13 +48,13 @@ func check(ix *assignor.Index, plan assignor.Plan) error {
 			if !strictlyIncreasing(tp.Partitions) {
 				fail(mp.Member, tp.Topic, -1, assignor.NoGeneration, assignor.ErrUnsorted)
 			}
-			t, known := ix.Topic(tp.Topic)
-			subscribed := known && ix.Subscribes(m, t)
+			t, known := topics.find(tp.Topic)
+			subscribed := known && subs.has(t)
 			for _, id := range tp.Partitions {
 				var p int32
 				inside := known && id >= 0
 				if inside {
-					p, inside = ix.Flat(t, id)
+					p, inside = flat(ix, t, id)
 				}
 				if !inside {
 					if !givenBack(ix, m, tp.Topic, id) {

@@ -114,14 +114,16 @@ func (r *rebalance) readInner(plan assignor.Plan) {
 		}
 		seen[m] = true
 		r.userData[m] = mp.UserData
+		topics := newTopicCursor(ix)
+		subs := subscriptionCursor{subs: ix.Subscriptions[m]}
 		for _, tp := range mp.Assigned {
-			t, known := ix.Topic(tp.Topic)
-			subscribed := known && ix.Subscribes(m, t)
+			t, known := topics.find(tp.Topic)
+			subscribed := known && subs.has(t)
 			for _, id := range tp.Partitions {
 				var p int32
 				inside := known && id >= 0
 				if inside {
-					p, inside = ix.Flat(t, id)
+					p, inside = flat(ix, t, id)
 				}
 				switch {
 				case !inside:
@@ -236,97 +238,106 @@ func (r *rebalance) couldExist(oc assignor.OutsideClaim) bool {
 
 // plan builds the plan from r.final and r.back: one entry per member in ID
 // order, Assigned and Revoked sorted by topic then partition. The members'
-// Assigned lists share two backing arrays, each sub-slice capped at its
-// length, so appending to one never writes into another.
+// lists share a few backing arrays, each sub-slice capped at its length, so
+// appending to one never writes into another.
 func (r *rebalance) plan() assignor.Plan {
 	ix := r.ix
 	numMembers := len(ix.Members)
-	numIDs := make([]int32, numMembers)
-	numRuns := make([]int32, numMembers)
-	last := make([]int32, numMembers)
-	for m := range last {
-		last[m] = -1
-	}
-	for t := range ix.Topics {
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			if m := r.final[p]; m >= 0 {
-				numIDs[m]++
-				if last[m] != int32(t) {
-					last[m] = int32(t)
-					numRuns[m]++
-				}
-			}
+
+	// Assigned: the flat partitions of each member, by a counting sort of
+	// r.final, ascending within each member.
+	from := make([]int32, numMembers+1)
+	for _, m := range r.final {
+		if m >= 0 {
+			from[m+1]++
 		}
 	}
-	// idPos[m] and runPos[m] start at member m's first slot and end one past
-	// its last.
-	idPos := make([]int32, numMembers)
-	runPos := make([]int32, numMembers)
-	var totalIDs, totalRuns int32
 	for m := range numMembers {
-		idPos[m], runPos[m] = totalIDs, totalRuns
-		totalIDs += numIDs[m]
-		totalRuns += numRuns[m]
-		last[m] = -1
+		from[m+1] += from[m]
 	}
-	ids := make([]int32, totalIDs)
-	runs := make([]assignor.TopicPartitions, totalRuns)
-	runStart := make([]int32, totalRuns)
-	for t := range ix.Topics {
-		name, parts, base := ix.Topics[t].Name, ix.Topics[t].Partitions, ix.TopicStart[t]
-		for p := base; p < ix.TopicStart[t+1]; p++ {
-			m := r.final[p]
-			if m < 0 {
-				continue
-			}
-			if last[m] != int32(t) {
-				last[m] = int32(t)
-				runs[runPos[m]].Topic = name
-				runStart[runPos[m]] = idPos[m]
-				runPos[m]++
-			}
-			ids[idPos[m]] = parts[p-base]
-			idPos[m]++
+	held := make([]int32, from[numMembers])
+	next := slices.Clone(from[:numMembers])
+	for p, m := range r.final {
+		if m >= 0 {
+			held[next[m]] = int32(p)
+			next[m]++
 		}
 	}
+	assigned := r.topicPartitions(held, from)
+
+	// Revoked: each member's claims inside the metadata that it does not
+	// hold, ascending.
+	lostFrom := make([]int32, numMembers+1)
+	var lost []int32
+	for m, claims := range ix.Claims {
+		for _, p := range claims {
+			if r.final[p] != int32(m) {
+				lost = append(lost, p)
+			}
+		}
+		lostFrom[m+1] = int32(len(lost))
+	}
+	revoked := r.topicPartitions(lost, lostFrom)
 
 	plan := assignor.Plan{Members: make([]assignor.MemberPlan, numMembers), FollowUp: r.withheld > 0}
 	for m := range numMembers {
 		mp := &plan.Members[m]
 		mp.Member = ix.Members[m].ID
-		end := runPos[m]
-		begin := end - numRuns[m]
-		for k := begin; k < end; k++ {
-			stop := idPos[m]
-			if k+1 < end {
-				stop = runStart[k+1]
+		mp.Assigned, mp.Revoked = assigned[m], revoked[m]
+		if r.outsideFrom[m] < r.outsideFrom[m+1] {
+			if given := r.outsideRuns(int32(m), true); given != nil {
+				mp.Assigned = mergeTopicPartitions(mp.Assigned, given)
 			}
-			runs[k].Partitions = ids[runStart[k]:stop:stop]
+			if gone := r.outsideRuns(int32(m), false); gone != nil {
+				mp.Revoked = mergeTopicPartitions(mp.Revoked, gone)
+			}
 		}
-		if begin < end {
-			mp.Assigned = runs[begin:end:end]
-		}
-		if given := r.outsideRuns(int32(m), true); given != nil {
-			mp.Assigned = mergeTopicPartitions(mp.Assigned, given)
-		}
-		mp.Revoked = r.revoked(int32(m))
 		mp.UserData = slices.Clone(r.userData[m])
 	}
 	return plan
 }
 
-// revoked is member m's claims, as sent, minus what it holds after this
-// round, sorted by topic then partition; nil when it keeps every claim.
-func (r *rebalance) revoked(m int32) []assignor.TopicPartitions {
-	var lost []int32
-	for _, p := range r.ix.Claims[m] {
-		if r.final[p] != m {
-			lost = append(lost, p)
+// topicPartitions converts, for each member m, the flat partitions
+// flat[from[m]:from[m+1]] (ascending) into topic-grouped partitions sorted
+// by topic then partition; nil for a member with none. It overwrites flat
+// with partition IDs and uses it as the backing array of every partition
+// list; all members' lists share one more array for the entries. O(len(flat)
+// + R log T) for R topic runs and T topics.
+func (r *rebalance) topicPartitions(flat, from []int32) [][]assignor.TopicPartitions {
+	ix := r.ix
+	numMembers := len(from) - 1
+	numRuns := 0
+	for m := range numMembers {
+		t := int32(-1)
+		for _, p := range flat[from[m]:from[m+1]] {
+			if t < 0 || p >= ix.TopicStart[t+1] {
+				t = topicOf(ix, t, p)
+				numRuns++
+			}
 		}
 	}
-	out := r.ix.TopicPartitions(lost)
-	if gone := r.outsideRuns(m, false); gone != nil {
-		out = mergeTopicPartitions(out, gone)
+	runs := make([]assignor.TopicPartitions, numRuns)
+	out := make([][]assignor.TopicPartitions, numMembers)
+	k := 0
+	for m := range numMembers {
+		begin := k
+		seg := flat[from[m]:from[m+1]]
+		t, start := int32(-1), 0
+		for i, p := range seg {
+			if t < 0 || p >= ix.TopicStart[t+1] {
+				if t >= 0 {
+					runs[k-1].Partitions = seg[start:i:i]
+				}
+				t, start = topicOf(ix, t, p), i
+				runs[k].Topic = ix.Topics[t].Name
+				k++
+			}
+			seg[i] = ix.Topics[t].Partitions[p-ix.TopicStart[t]]
+		}
+		if t >= 0 {
+			runs[k-1].Partitions = seg[start:len(seg):len(seg)]
+			out[m] = runs[begin:k:k]
+		}
 	}
 	return out
 }
