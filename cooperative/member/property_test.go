@@ -1,0 +1,143 @@
+package member
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/kgroup/assignor"
+)
+
+// TestRandomEvents feeds random event sequences to a machine and checks the
+// invariants every caller relies on:
+//   - the partitions the actions deliver (StartDelivery minus StopDelivery)
+//     are exactly what the machine owns;
+//   - an eager member never claims anything in a JoinGroup;
+//   - a step that sends a JoinGroup has stopped, revoked and committed (or
+//     declared lost) every partition it gave up before the JoinGroup;
+//   - a stopped machine emits nothing, and Stop is the last action.
+func TestRandomEvents(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		proto := rapid.SampledFrom([]assignor.Protocol{assignor.Eager, assignor.Cooperative}).Draw(rt, "protocol")
+		instance := rapid.SampledFrom([]string{"", "i1"}).Draw(rt, "instance")
+		m := New(Config{InstanceID: instance, Topics: []string{"t0", "t1"}, Protocol: proto})
+		delivering := map[[2]any]bool{}
+		partitions := rapid.Custom(func(rt *rapid.T) []assignor.TopicPartitions {
+			var out []assignor.TopicPartitions
+			for _, topic := range []string{"t0", "t1", "t2"} {
+				ps := rapid.SliceOfDistinct(rapid.Int32Range(0, 5), rapid.ID[int32]).Draw(rt, "partitions")
+				out = append(out, assignor.TopicPartitions{Topic: topic, Partitions: ps})
+			}
+			return out
+		})
+		codes := []ErrorCode{None, None, None, None, None, None, IllegalGeneration, UnknownMemberID, RebalanceInProgress, RebalanceInProgress, MemberIDRequired, 15, FencedInstanceID}
+		// Answers mostly carry the generation the machine waits for, so
+		// sequences reach stable ownership often.
+		event := func(rt *rapid.T) Event {
+			gen := rapid.SampledFrom([]int32{m.joined, m.joined, m.generation, m.generation - 1, m.joined + 1}).Draw(rt, "gen")
+			code := rapid.SampledFrom(codes).Draw(rt, "code")
+			// Leave and FENCED_INSTANCE_ID end a machine; keep them rare.
+			switch rapid.IntRange(0, 40).Draw(rt, "kind") {
+			case 0:
+				return Start{}
+			case 1:
+				return Leave{}
+			case 2:
+				return SubscriptionChanged{Topics: rapid.SliceOfDistinct(rapid.SampledFrom([]string{"t0", "t1", "t2"}), rapid.ID[string]).Draw(rt, "topics")}
+			case 3:
+				return MetadataChanged{}
+			case 4:
+				return HeartbeatResponse{Generation: gen, Err: code}
+			case 5:
+				return CommitResponse{Generation: gen, Err: code}
+			case 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21:
+				return JoinResponse{Err: code, MemberID: "m1", Generation: m.generation + 1}
+			default:
+				return SyncResponse{Generation: gen, Err: code, Assigned: partitions.Draw(rt, "assigned")}
+			}
+		}
+		m.Step(Start{})
+		for range rapid.IntRange(1, 60).Draw(rt, "steps") {
+			wasStopped := m.Phase() == Stopped
+			before := m.Owned()
+			acts := m.Step(event(rt))
+			if wasStopped && len(acts) > 0 {
+				rt.Fatalf("stopped machine emitted %v", acts)
+			}
+			released := map[[2]any]bool{}
+			for i, a := range acts {
+				switch a := a.(type) {
+				case StopDelivery:
+					for _, tp := range a.Partitions {
+						for _, p := range tp.Partitions {
+							delete(delivering, [2]any{tp.Topic, p})
+						}
+					}
+				case StartDelivery:
+					for _, tp := range a.Partitions {
+						for _, p := range tp.Partitions {
+							if delivering[[2]any{tp.Topic, p}] {
+								rt.Fatalf("%s/%d started twice", tp.Topic, p)
+							}
+							delivering[[2]any{tp.Topic, p}] = true
+						}
+					}
+				case OnRevoked, OnLost:
+					var ps []assignor.TopicPartitions
+					if r, ok := a.(OnRevoked); ok {
+						ps = r.Partitions
+					} else {
+						ps = a.(OnLost).Partitions
+					}
+					for _, tp := range ps {
+						for _, p := range tp.Partitions {
+							released[[2]any{tp.Topic, p}] = true
+						}
+					}
+				case SendJoin:
+					if proto == assignor.Eager && len(a.Owned) > 0 {
+						rt.Fatalf("eager member claims %v", a.Owned)
+					}
+					for _, k := range flattenKeys(minus(normalize(before), normalize(a.Owned))) {
+						if !released[k] && slices.ContainsFunc(flattenKeys(before), func(b [2]any) bool { return b == k }) && !startedIn(acts[:i], k) {
+							rt.Fatalf("gave up %v before JoinGroup without revoking or losing it: %v", k, acts)
+						}
+					}
+				case Stop:
+					if i != len(acts)-1 {
+						rt.Fatalf("Stop is not the last action: %v", acts)
+					}
+				}
+			}
+			var owned []assignor.TopicPartitions
+			for k := range delivering {
+				owned = append(owned, assignor.TopicPartitions{Topic: k[0].(string), Partitions: []int32{k[1].(int32)}})
+			}
+			if got, want := assignor.FormatTopicPartitions(normalize(owned)), assignor.FormatTopicPartitions(m.Owned()); got != want {
+				rt.Fatalf("delivering %q, machine owns %q after %v", got, want, acts)
+			}
+		}
+	})
+}
+
+func flattenKeys(tps []assignor.TopicPartitions) [][2]any {
+	var out [][2]any
+	for _, tp := range tps {
+		for _, p := range tp.Partitions {
+			out = append(out, [2]any{tp.Topic, p})
+		}
+	}
+	return out
+}
+
+// startedIn reports whether k was assigned within acts (then it is not
+// something the member gave up).
+func startedIn(acts []Action, k [2]any) bool {
+	for _, a := range acts {
+		if s, ok := a.(StartDelivery); ok && slices.Contains(flattenKeys(s.Partitions), k) {
+			return true
+		}
+	}
+	return false
+}
