@@ -1,113 +1,67 @@
 package cooperative
 
 import (
-	"cmp"
 	"errors"
-	"slices"
 
 	"github.com/kgroup/assignor"
 )
 
-// check returns every way plan breaks the rules of [assignor.CheckPlan] for
-// [assignor.Cooperative], joined, or nil. It must agree with
-// assignor.CheckPlan(g, plan, assignor.Cooperative), violation for
-// violation and in the same order, where ix = assignor.NewIndex(g) (a test
-// holds it to that); it reuses ix instead of indexing the group again.
-// O(P + entries of the plan).
-func check(ix *assignor.Index, plan assignor.Plan) error {
+// verify checks the decided round (r.final and r.back, from which the plan
+// is built) against the rules of [assignor.CheckPlan] for the cooperative
+// protocol, over ix.Owner, the classification of every member's claims:
+//   - a claimed partition is held only by its valid owner
+//     ([assignor.ErrNotOwner]): the safety rule;
+//   - a partition is held only by a subscriber of its topic
+//     ([assignor.ErrNotSubscribed]);
+//   - a partition outside the metadata is held only by the valid owner of
+//     its claim, which still subscribes ([assignor.ErrOutsideMetadata]);
+//   - every unclaimed partition of a subscribed topic is held
+//     ([assignor.ErrUnassigned]).
+//
+// The other rules of CheckPlan (one entry per member, sorted lists, no
+// partition held twice) hold by construction of r.final, an array with one
+// holder per partition. A test holds verify to CheckPlan on the plans built
+// from arbitrary r.final and r.back, violation for violation. It returns
+// every violation, joined, or nil. O(P + S + C) for P partitions, S
+// subscriptions and C claims outside the metadata; no maps.
+func (r *rebalance) verify() error {
+	ix := r.ix
 	var errs []error
-	fail := func(member, topic string, partition, gen int32, err error) {
-		errs = append(errs, &assignor.PartitionError{Member: member, Topic: topic, Partition: partition, Generation: gen, Err: err})
+	fail := func(m int32, topic string, id int32, err error) {
+		e := &assignor.PartitionError{Topic: topic, Partition: id, Generation: assignor.NoGeneration, Err: err}
+		if m >= 0 {
+			e.Member, e.Generation = ix.Members[m].ID, ix.Generation[m]
+		}
+		errs = append(errs, e)
 	}
-	assignedTo := make([]int32, ix.NumPartitions())
-	for p := range assignedTo {
-		assignedTo[p] = -1
-	}
-	seen := make([]bool, len(ix.Members))
-	for i, mp := range plan.Members {
-		if i > 0 && plan.Members[i-1].Member >= mp.Member {
-			errs = append(errs, &assignor.MemberError{Member: mp.Member, Err: assignor.ErrUnsorted})
+	// subscribedTo[m] == t+1 while topic t is checked and m subscribes to it.
+	subscribedTo := make([]int32, len(ix.Members))
+	for t := range ix.Topics {
+		for _, m := range ix.Subscribers[t] {
+			subscribedTo[m] = int32(t) + 1
 		}
-		m, ok := ix.Member(mp.Member)
-		if !ok {
-			errs = append(errs, &assignor.MemberError{Member: mp.Member, Err: assignor.ErrUnknownMember})
-			continue
-		}
-		if seen[m] {
-			errs = append(errs, &assignor.MemberError{Member: mp.Member, Err: assignor.ErrDuplicateMember})
-			continue
-		}
-		seen[m] = true
-		gen := ix.Generation[m]
-		topics := newTopicCursor(ix)
-		subs := subscriptionCursor{subs: ix.Subscriptions[m]}
-		for j, tp := range mp.Assigned {
-			if j > 0 && mp.Assigned[j-1].Topic >= tp.Topic {
-				fail(mp.Member, tp.Topic, -1, assignor.NoGeneration, assignor.ErrUnsorted)
+		hasSubscribers := len(ix.Subscribers[t]) > 0
+		name, parts, base := ix.Topics[t].Name, ix.Topics[t].Partitions, ix.TopicStart[t]
+		for p := base; p < ix.TopicStart[t+1]; p++ {
+			m, owner := r.final[p], ix.Owner[p]
+			switch {
+			case m < 0:
+				if hasSubscribers && owner == assignor.Unclaimed {
+					fail(-1, name, parts[p-base], assignor.ErrUnassigned)
+				}
+				continue
+			case subscribedTo[m] != int32(t)+1:
+				fail(m, name, parts[p-base], assignor.ErrNotSubscribed)
 			}
-			if !strictlyIncreasing(tp.Partitions) {
-				fail(mp.Member, tp.Topic, -1, assignor.NoGeneration, assignor.ErrUnsorted)
-			}
-			t, known := topics.find(tp.Topic)
-			subscribed := known && subs.has(t)
-			for _, id := range tp.Partitions {
-				var p int32
-				inside := known && id >= 0
-				if inside {
-					p, inside = flat(ix, t, id)
-				}
-				if !inside {
-					if !givenBack(ix, m, tp.Topic, id) {
-						fail(mp.Member, tp.Topic, id, gen, assignor.ErrOutsideMetadata)
-					}
-					continue
-				}
-				if !subscribed {
-					fail(mp.Member, tp.Topic, id, gen, assignor.ErrNotSubscribed)
-				}
-				if holder := assignedTo[p]; holder >= 0 && holder != m {
-					fail(mp.Member, tp.Topic, id, gen, assignor.ErrAssignedTwice)
-				}
-				assignedTo[p] = m
-				if owner := ix.Owner[p]; owner != assignor.Unclaimed && owner != m {
-					fail(mp.Member, tp.Topic, id, gen, assignor.ErrNotOwner)
-				}
+			if owner != assignor.Unclaimed && owner != m {
+				fail(m, name, parts[p-base], assignor.ErrNotOwner)
 			}
 		}
 	}
-	for m, ok := range seen {
-		if !ok {
-			errs = append(errs, &assignor.MemberError{Member: ix.Members[m].ID, Err: assignor.ErrMissingMember})
-		}
-	}
-	for t, subs := range ix.Subscribers {
-		if len(subs) == 0 {
-			continue
-		}
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			if assignedTo[p] < 0 && ix.Owner[p] == assignor.Unclaimed {
-				fail("", ix.Topics[t].Name, ix.Topics[t].Partitions[p-ix.TopicStart[t]], assignor.NoGeneration, assignor.ErrUnassigned)
-			}
+	for i, oc := range ix.Outside {
+		if r.back[i] && !(oc.Valid && r.subscribes(oc.Member, oc.Topic)) {
+			fail(oc.Member, oc.Topic, oc.Partition, assignor.ErrOutsideMetadata)
 		}
 	}
 	return errors.Join(errs...)
-}
-
-func strictlyIncreasing(ps []int32) bool {
-	for i := 1; i < len(ps); i++ {
-		if ps[i-1] >= ps[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// givenBack reports whether a cooperative plan may give member m the
-// partition (topic, id) outside the metadata: m is the valid owner of its
-// claim on it and still subscribes to the topic.
-func givenBack(ix *assignor.Index, m int32, topic string, id int32) bool {
-	i, found := slices.BinarySearchFunc(ix.Outside, assignor.OutsideClaim{Member: m, Topic: topic, Partition: id}, func(a, b assignor.OutsideClaim) int {
-		return cmp.Or(cmp.Compare(a.Member, b.Member), cmp.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
-	})
-	return found && ix.Outside[i].Valid && slices.Contains(ix.Members[m].Topics, topic)
 }

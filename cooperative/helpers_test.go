@@ -167,3 +167,28 @@ func (*declaring) SubscriptionUserData(st assignor.MemberState) ([]byte, error) 
 func (d *declaring) OnAssignment(_ []assignor.TopicPartitions, _ []byte, gen int32) {
 	d.observed = append(d.observed, gen)
 }
+
+// messyAssignor returns hashAssignor's assignment in a messy but valid
+// form: topics and partitions in reverse order, a partition listed twice,
+// an empty entry. The wrapper must still return canonical lists.
+type messyAssignor struct{}
+
+func (messyAssignor) Name() string { return "messy" }
+
+func (messyAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
+	plan, err := hashAssignor{}.Assign(g)
+	for i := range plan.Members {
+		mp := &plan.Members[i]
+		if len(mp.Assigned) == 0 {
+			continue
+		}
+		var messy []assignor.TopicPartitions
+		for _, tp := range slices.Backward(mp.Assigned) {
+			ps := slices.Clone(tp.Partitions)
+			slices.Reverse(ps)
+			messy = append(messy, assignor.TopicPartitions{Topic: tp.Topic, Partitions: append(ps, ps[0])})
+		}
+		mp.Assigned = append(messy, assignor.TopicPartitions{Topic: mp.Assigned[0].Topic})
+	}
+	return plan, err
+}

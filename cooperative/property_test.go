@@ -36,6 +36,7 @@ var inners = []struct {
 }{
 	{"roundrobin", roundrobin.New(), true},
 	{"hash", hashAssignor{}, true},
+	{"messy (hash, lists out of order)", messyAssignor{}, true},
 	{"keep (valid, unstable)", keepAssignor{}, false},
 	{"rotate (valid, unstable)", rotateAssignor{}, false},
 }
@@ -247,37 +248,52 @@ func seq(n int) []int {
 	return s
 }
 
-// TestCheckAgreesWithCheckPlan holds the wrapper's internal self-check to
-// assignor.CheckPlan for the cooperative protocol, violation for violation,
-// over random groups and random, mostly broken, plans.
-func TestCheckAgreesWithCheckPlan(t *testing.T) {
+// TestVerifyAgreesWithCheckPlan holds the wrapper's self-check to
+// assignor.CheckPlan for the cooperative protocol, violation for violation:
+// over random groups, the decided round is corrupted at random (partitions
+// moved to any member or to nobody, give-backs flipped), and verify must
+// report exactly what CheckPlan finds in the plan built from it.
+func TestVerifyAgreesWithCheckPlan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := genGroup(t)
 		ix, err := assignor.NewIndex(g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var plan assignor.Plan
-		ids := []string{"m0", "m1", "m2", "m3", "m4", "m5", "zz"}
-		for range rapid.IntRange(0, 7).Draw(t, "entries") {
-			plan.Members = append(plan.Members, assignor.MemberPlan{
-				Member:   rapid.SampledFrom(ids).Draw(t, "plan member"),
-				Assigned: genClaims(t, "plan"),
-			})
+		innerPlan, err := hashAssignor{}.Assign(g)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if rapid.Bool().Draw(t, "sorted") {
-			slices.SortFunc(plan.Members, func(a, b assignor.MemberPlan) int { return strings.Compare(a.Member, b.Member) })
+		r := newRebalance(ix, Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")})
+		r.readInner(innerPlan)
+		r.decide()
+		for p := range r.final {
+			if rapid.IntRange(0, 3).Draw(t, "corrupt") == 0 {
+				r.final[p] = int32(rapid.IntRange(-1, len(ix.Members)-1).Draw(t, "holder"))
+			}
 		}
-		want := errString(assignor.CheckPlan(g, plan, assignor.Cooperative))
-		if got := errString(check(ix, plan)); got != want {
-			t.Fatalf("check:\n%s\nCheckPlan:\n%s", got, want)
+		for i := range r.back {
+			if rapid.IntRange(0, 2).Draw(t, "flip") == 0 {
+				r.back[i] = !r.back[i]
+			}
+		}
+		for m := range r.reuse {
+			r.reuse[m] = false // build every list from the corrupted r.final
+		}
+		got := errLines(r.verify())
+		want := errLines(assignor.CheckPlan(g, r.plan(), assignor.Cooperative))
+		if !slices.Equal(got, want) {
+			t.Fatalf("verify:\n%s\nCheckPlan:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	})
 }
 
-func errString(err error) string {
+// errLines returns the lines of err's message, sorted.
+func errLines(err error) []string {
 	if err == nil {
-		return "<nil>"
+		return nil
 	}
-	return err.Error()
+	lines := strings.Split(err.Error(), "\n")
+	slices.Sort(lines)
+	return lines
 }

@@ -27,9 +27,16 @@ type rebalance struct {
 	// outsideFrom[m] is the first position of member m's claims in
 	// ix.Outside (sorted by member); outsideFrom[len(Members)] is the end.
 	outsideFrom []int32
-	userData    [][]byte
-	withheld    int
-	errs        []error
+	// innerLists[m] is member m's Assigned in the inner plan; reuse[m]
+	// reports that it is canonical (topics and partitions strictly
+	// increasing, no empty entry, all inside the metadata) and that this
+	// round neither withholds from it nor gives back to it, so the plan can
+	// return it as it is.
+	innerLists [][]assignor.TopicPartitions
+	reuse      []bool
+	userData   [][]byte
+	withheld   int
+	errs       []error
 }
 
 func newRebalance(ix *assignor.Index, cfg Config) *rebalance {
@@ -40,6 +47,8 @@ func newRebalance(ix *assignor.Index, cfg Config) *rebalance {
 		innerBack:   make([]bool, len(ix.Outside)),
 		back:        make([]bool, len(ix.Outside)),
 		outsideFrom: make([]int32, len(ix.Members)+1),
+		innerLists:  make([][]assignor.TopicPartitions, len(ix.Members)),
+		reuse:       make([]bool, len(ix.Members)),
 		userData:    make([][]byte, len(ix.Members)),
 	}
 	for p := range r.target {
@@ -73,10 +82,10 @@ func (w *wrapper) split(g assignor.Group, withSets bool) (Sets, assignor.Plan, e
 		return Sets{}, assignor.Plan{}, r.err(w.name)
 	}
 	r.decide()
-	plan := r.plan()
-	if err := check(ix, plan); err != nil {
+	if err := r.verify(); err != nil {
 		return Sets{}, assignor.Plan{}, &Error{Assignor: w.name, Err: err}
 	}
+	plan := r.plan()
 	var sets Sets
 	if withSets {
 		sets = r.sets()
@@ -98,7 +107,8 @@ func (r *rebalance) fail(m int32, topic string, id int32, err error) {
 // member that does not subscribe to its topic, or outside the metadata
 // (unless it is the member's own valid claim on a topic it subscribes to,
 // which [assignor.CheckPlan] accepts as given back). A member listing a
-// partition twice is tolerated: the plan is rebuilt anyway.
+// partition twice, or a list out of order, is tolerated: the member's list
+// is then rebuilt.
 func (r *rebalance) readInner(plan assignor.Plan) {
 	ix := r.ix
 	seen := make([]bool, len(ix.Members))
@@ -114,12 +124,20 @@ func (r *rebalance) readInner(plan assignor.Plan) {
 		}
 		seen[m] = true
 		r.userData[m] = mp.UserData
+		r.innerLists[m] = mp.Assigned
+		canonical := true
 		topics := newTopicCursor(ix)
 		subs := subscriptionCursor{subs: ix.Subscriptions[m]}
-		for _, tp := range mp.Assigned {
+		for j, tp := range mp.Assigned {
 			t, known := topics.find(tp.Topic)
 			subscribed := known && subs.has(t)
-			for _, id := range tp.Partitions {
+			if len(tp.Partitions) == 0 || (j > 0 && mp.Assigned[j-1].Topic >= tp.Topic) {
+				canonical = false
+			}
+			for k, id := range tp.Partitions {
+				if k > 0 && tp.Partitions[k-1] >= id {
+					canonical = false
+				}
 				var p int32
 				inside := known && id >= 0
 				if inside {
@@ -127,6 +145,7 @@ func (r *rebalance) readInner(plan assignor.Plan) {
 				}
 				switch {
 				case !inside:
+					canonical = false
 					if i, ok := r.outside(m, tp.Topic, id); ok && ix.Outside[i].Valid && r.subscribes(m, tp.Topic) {
 						r.innerBack[i] = true
 					} else {
@@ -141,6 +160,7 @@ func (r *rebalance) readInner(plan assignor.Plan) {
 				}
 			}
 		}
+		r.reuse[m] = canonical
 	}
 	for m, ok := range seen {
 		if !ok {
@@ -197,8 +217,10 @@ func (r *rebalance) decide() {
 			case to >= 0:
 				r.final[p] = -1
 				r.withheld++
+				r.reuse[to] = false
 			case owner >= 0 && !r.cfg.RevokeUnknown && ix.Subscribes(owner, int32(t)):
 				r.final[p] = owner
+				r.reuse[owner] = false
 			default:
 				r.final[p] = -1
 			}
@@ -217,6 +239,9 @@ func (r *rebalance) decide() {
 			lastMember, lastTopic, lastSubscribes = oc.Member, oc.Topic, r.subscribes(oc.Member, oc.Topic)
 		}
 		r.back[i] = lastSubscribes
+		if lastSubscribes {
+			r.reuse[oc.Member] = false
+		}
 	}
 }
 
@@ -237,18 +262,20 @@ func (r *rebalance) couldExist(oc assignor.OutsideClaim) bool {
 }
 
 // plan builds the plan from r.final and r.back: one entry per member in ID
-// order, Assigned and Revoked sorted by topic then partition. The members'
-// lists share a few backing arrays, each sub-slice capped at its length, so
-// appending to one never writes into another.
+// order, Assigned and Revoked sorted by topic then partition. A member's
+// Assigned is the inner plan's own list when nothing changed it (r.reuse);
+// the lists built here share a few backing arrays, each sub-slice capped at
+// its length, so appending to one never writes into another.
 func (r *rebalance) plan() assignor.Plan {
 	ix := r.ix
 	numMembers := len(ix.Members)
 
-	// Assigned: the flat partitions of each member, by a counting sort of
-	// r.final, ascending within each member.
+	// Assigned: the inner assignor's list where it can be reused; for the
+	// other members, their flat partitions by a counting sort of r.final,
+	// ascending within each member.
 	from := make([]int32, numMembers+1)
 	for _, m := range r.final {
-		if m >= 0 {
+		if m >= 0 && !r.reuse[m] {
 			from[m+1]++
 		}
 	}
@@ -258,7 +285,7 @@ func (r *rebalance) plan() assignor.Plan {
 	held := make([]int32, from[numMembers])
 	next := slices.Clone(from[:numMembers])
 	for p, m := range r.final {
-		if m >= 0 {
+		if m >= 0 && !r.reuse[m] {
 			held[next[m]] = int32(p)
 			next[m]++
 		}
@@ -284,6 +311,9 @@ func (r *rebalance) plan() assignor.Plan {
 		mp := &plan.Members[m]
 		mp.Member = ix.Members[m].ID
 		mp.Assigned, mp.Revoked = assigned[m], revoked[m]
+		if r.reuse[m] && len(r.innerLists[m]) > 0 {
+			mp.Assigned = r.innerLists[m]
+		}
 		if r.outsideFrom[m] < r.outsideFrom[m+1] {
 			if given := r.outsideRuns(int32(m), true); given != nil {
 				mp.Assigned = mergeTopicPartitions(mp.Assigned, given)
