@@ -25,13 +25,14 @@
 //  3. splits the partitions into three exclusive sets: maybe-revoking =
 //     owned ∩ assigned, ready-to-migrate = assigned − owned,
 //     unknown-but-owned = owned − assigned;
-//  4. applies the safety rule and the give-back rule below, records for each
-//     member what it must revoke ([assignor.MemberPlan].Revoked: its claims
-//     minus its assignment) and whether a follow-up rebalance is needed
-//     ([assignor.Plan].FollowUp: something was withheld);
-//  5. checks its own plan against the rules of [assignor.CheckPlan] for the
-//     cooperative protocol, over every member's claims, and returns an
-//     [*Error] rather than an unsafe plan.
+//  4. applies the safety rule and the give-back rule below, and checks the
+//     round it decided against the rules of [assignor.CheckPlan] for the
+//     cooperative protocol, over every member's claims, returning an
+//     [*Error] rather than an unsafe plan;
+//  5. writes the plan: for each member, what it holds and what it must
+//     revoke ([assignor.MemberPlan].Revoked: its claims minus its
+//     assignment), and whether a follow-up rebalance is needed
+//     ([assignor.Plan].FollowUp: something was withheld).
 //
 // A worked example: m0 (generation 7) owns orders 0 to 3, m1 has just
 // joined, and round-robin wants two partitions each.

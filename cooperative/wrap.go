@@ -121,9 +121,12 @@ func (w *wrapper) SubscriptionUserData(st assignor.MemberState) ([]byte, error) 
 // a member not in the group, or leaves an unclaimed subscribed partition
 // unassigned), or the final self-check finds any violation.
 //
-// Cost: O(P + C + M + R log R) beyond the inner assignor, for P partitions,
-// C claims, M members and R runs of one topic in one member's plan; no maps
-// are used per partition.
+// The plan does not alias g; a member's Assigned may be the inner plan's
+// own list, when this round changes nothing in it.
+//
+// Cost, beyond the inner assignor: one [assignor.NewIndex] and O(P + C + M +
+// R log T) for P partitions, C claims, M members, T topics and R runs of one
+// topic in one member's lists; no maps are used per partition.
 func (w *wrapper) Assign(g assignor.Group) (assignor.Plan, error) {
 	_, plan, err := w.split(g, false)
 	return plan, err
