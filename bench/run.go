@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"slices"
 	"time"
@@ -148,6 +149,12 @@ func run(cfg config, spawn spawner, barOut io.Writer) *results {
 					_ = bar.Add(1)
 					continue
 				}
+				if why := predictOverCap(res, s, name, c, 2*cfg.cap, cfg.seed); why != "" {
+					sr.Status, sr.Note = statusSkipped, why
+					cappedOn[key] = s.Short()
+					_ = bar.Add(1)
+					continue
+				}
 				out := spawn(job{Contender: c.Key, Shape: s, Script: name, Seed: cfg.seed, Cap: cfg.cap})
 				_ = bar.Add(1)
 				switch {
@@ -163,6 +170,33 @@ func run(cfg config, spawn spawner, barOut io.Writer) *results {
 		}
 	}
 	return res
+}
+
+// predictOverCap says why a script need not run when the contender's own
+// join median on the shape already shows it cannot finish within the cap:
+// every event takes at least one round. It returns "" when the script should
+// run (or there is no join measurement to go by).
+func predictOverCap(res *results, s workload.Shape, name string, c contender.Contender, cap time.Duration, seed uint64) string {
+	for _, cl := range res.Cells {
+		if cl.Shape != s || cl.Scenario != workload.Join {
+			continue
+		}
+		r := find(cl, c.Key)
+		if r == nil {
+			return ""
+		}
+		if r.Status == statusCapped || r.Status == statusSkipped {
+			return "not run: over the cap in the join scenario on " + s.Short()
+		}
+		sc, err := workload.NewScript(name, s, seed)
+		if err != nil || r.Median == 0 {
+			return ""
+		}
+		if predicted := time.Duration(len(sc.Events)) * r.Median; predicted > cap {
+			return fmt.Sprintf("not run: > cap %s predicted (%d events × join median %s)", cap, len(sc.Events), dur(r.Median))
+		}
+	}
+	return ""
 }
 
 // cooperativeContenders are the contenders the scripts run: cooperative,
