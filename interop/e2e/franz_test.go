@@ -29,7 +29,7 @@ type recordingBalancer struct {
 func (b *recordingBalancer) JoinGroupMetadata(interests []string, current map[string][]int32, generation int32) []byte {
 	b.mu.Lock()
 	if b.led {
-		b.ledger.ledBy(generation, b.member)
+		b.ledger.ledBy(generation, b.member, kindFranz)
 	}
 	b.planned, b.led = false, false
 	b.mu.Unlock()

@@ -134,3 +134,44 @@ func TestFourKinds(t *testing.T) {
 		t.Errorf("leadership never moved between kinds: %v", r.ledBy)
 	}
 }
+
+// TestSaramaCrash: one of three sarama members crashes (connections reset, no LeaveGroup); the
+// broker evicts it when its session times out and the others take its partitions; a new
+// member joins. Records the crashed member processed but had not committed are consumed again:
+// reported as duplicates.
+func TestSaramaCrash(t *testing.T) {
+	s := newScenario(t, scenarioConfig{})
+	for _, id := range []string{"g1", "g2", "g3"} {
+		s.start(id)
+		s.settle()
+	}
+	s.crash("g2")
+	s.settle()
+	s.start("g4")
+	s.settle()
+	s.finish()
+}
+
+// TestSaramaMigrateFromEager: a running group of sarama members with eager sticky moves to
+// our cooperative-sticky with two rolling deploys: first every member is replaced by one
+// configured with ours then sticky (sarama runs the eager protocol while any configured
+// strategy is eager-only; the group picks cooperative-sticky once every member offers it),
+// then by one with ours alone (the cooperative protocol).
+func TestSaramaMigrateFromEager(t *testing.T) {
+	s := newScenario(t, scenarioConfig{})
+	for _, id := range []string{"e1", "e2", "e3", "e4"} {
+		s.start(id)
+		s.settle()
+	}
+	for _, deploy := range [][2]string{{"e", "m"}, {"m", "g"}} {
+		for i := 1; i <= 4; i++ {
+			s.stop(fmt.Sprintf("%s%d", deploy[0], i))
+			s.start(fmt.Sprintf("%s%d", deploy[1], i))
+			s.settle()
+		}
+	}
+	r := s.finish()
+	if r.ledBy[strategyKind()] == 0 {
+		t.Errorf("our assignor led no rebalance after the migration")
+	}
+}

@@ -23,6 +23,8 @@ const (
 	kindOurs   = "ours"     // sarama with our cooperative-sticky through adapters/sarama
 	kindSarama = "sarama"   // sarama with its built-in cooperative-sticky
 	kindFranz  = "franz-go" // franz-go kgo with kgo.CooperativeStickyBalancer
+
+	kindSaramaEager = "sarama-sticky" // sarama with its eager sticky
 )
 
 // claim is one member's ownership of one partition: from the moment its consumer may process
@@ -52,7 +54,7 @@ type ledger struct {
 	lastConsumed map[string]time.Time
 	longestPause map[string]time.Duration
 	generations  map[int32]time.Time // first time a member reported the generation
-	leaders      map[int32]string    // generation -> leader, where a Go member saw it lead
+	leaders      map[int32]leader    // generation -> leader, where a Go member saw itself lead
 	problems     []string
 	notes        []string // expected events worth reporting
 }
@@ -67,7 +69,7 @@ func newLedger() *ledger {
 		lastConsumed: make(map[string]time.Time),
 		longestPause: make(map[string]time.Duration),
 		generations:  make(map[int32]time.Time),
-		leaders:      make(map[int32]string),
+		leaders:      make(map[int32]leader),
 	}
 }
 
@@ -123,10 +125,14 @@ func (l *ledger) memberGone(member string, at time.Time) {
 	delete(l.open, member)
 }
 
-func (l *ledger) ledBy(gen int32, member string) {
+// leader is the member that led a generation and the kind of the strategy it led with (a
+// member configured with several strategies leads with the one the group chose).
+type leader struct{ member, kind string }
+
+func (l *ledger) ledBy(gen int32, member, kind string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.leaders[gen] = member
+	l.leaders[gen] = leader{member, kind}
 }
 
 func (l *ledger) consume(member string, tp topicPartition, gen int32, offsets []int64, at time.Time) {
@@ -217,8 +223,8 @@ func (l *ledger) missing() int {
 // when it leads) or franz-go's (whose last generation before it leaves stays unattributed);
 // else "unknown". Call with l.mu held.
 func (l *ledger) leaderKind(gen int32) string {
-	if m, ok := l.leaders[gen]; ok {
-		return l.kinds[m]
+	if ld, ok := l.leaders[gen]; ok {
+		return ld.kind
 	}
 	kinds := slices.Collect(maps.Values(l.kinds))
 	switch java, franz := slices.Contains(kinds, kindJava), slices.Contains(kinds, kindFranz); {
@@ -354,8 +360,8 @@ func (l *ledger) analyse(name string, end time.Time, committed map[topicPartitio
 			for _, prev := range cs[:i] {
 				if prev.member != c.member && prev.to.After(c.from) {
 					o := overlap{first: prev, second: c, leader: l.leaderKind(c.generation)}
-					if m, ok := l.leaders[c.generation]; ok {
-						o.leader += " (" + m + ")"
+					if ld, ok := l.leaders[c.generation]; ok {
+						o.leader += " (" + ld.member + ")"
 					}
 					o.ours = l.leaderKind(c.generation) == kindOurs
 					r.overlaps = append(r.overlaps, o)

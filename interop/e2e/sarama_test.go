@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,6 +21,7 @@ import (
 // returns an error, on which sarama uses the same user data as for a strategy without the hook.
 type recordingStrategy struct {
 	inner  sarama.BalanceStrategy
+	kind   string // the kind a generation this strategy planned is led by
 	member string
 	ledger *ledger
 	planed atomic.Bool
@@ -66,7 +68,7 @@ func (s *recordingStrategy) SubscriptionUserData(topics []string) ([]byte, error
 
 func (s *recordingStrategy) OnAssignment(assignment *sarama.ConsumerGroupMemberAssignment, generationID int32) {
 	if s.planed.Swap(false) {
-		s.ledger.ledBy(generationID, s.member)
+		s.ledger.ledBy(generationID, s.member, s.kind)
 	}
 	if p, ok := s.inner.(sarama.OnAssignmentBalanceStrategy); ok {
 		p.OnAssignment(assignment, generationID)
@@ -75,17 +77,19 @@ func (s *recordingStrategy) OnAssignment(assignment *sarama.ConsumerGroupMemberA
 
 // goMember is one sarama consumer-group member using the strategy under test.
 type goMember struct {
-	name   string
-	group  sarama.ConsumerGroup
-	ledger *ledger
-	done   chan struct{}
-	cancel context.CancelFunc
+	name    string
+	dialer  *crashDialer
+	crashed atomic.Bool
+	group   sarama.ConsumerGroup
+	ledger  *ledger
+	done    chan struct{}
+	cancel  context.CancelFunc
 }
 
 // goMemberConfig is what a sarama member is started with.
 type goMemberConfig struct {
 	name      string
-	kind      string // kindOurs or kindSarama; the strategy says which
+	kind      string // the member's kind in the ledger
 	instance  string
 	group     string
 	topics    []string
@@ -93,14 +97,28 @@ type goMemberConfig struct {
 	session   time.Duration
 	heartbeat time.Duration
 	rebalance time.Duration
-	strategy  sarama.BalanceStrategy
+	// strategies in order of preference, each with the kind of a generation it leads; sarama
+	// uses the cooperative protocol only if every one of them supports it.
+	strategies []kindStrategy
+	crash      *crashDialer // nil: no crash
+}
+
+type kindStrategy struct {
+	kind     string
+	strategy sarama.BalanceStrategy
 }
 
 func startGoMember(l *ledger, c goMemberConfig) (*goMember, error) {
 	l.member(c.name, c.kind)
 	cfg := clientConfig(c.name)
-	cfg.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{
-		&recordingStrategy{inner: c.strategy, member: c.name, ledger: l},
+	cfg.Consumer.Group.Rebalance.GroupStrategies = nil // not sarama's default, range
+	for _, ks := range c.strategies {
+		cfg.Consumer.Group.Rebalance.GroupStrategies = append(cfg.Consumer.Group.Rebalance.GroupStrategies,
+			&recordingStrategy{inner: ks.strategy, kind: ks.kind, member: c.name, ledger: l})
+	}
+	if c.crash != nil {
+		cfg.Net.Proxy.Enable = true
+		cfg.Net.Proxy.Dialer = c.crash
 	}
 	cfg.Consumer.Group.Session.Timeout = c.session
 	cfg.Consumer.Group.Heartbeat.Interval = c.heartbeat
@@ -116,23 +134,23 @@ func startGoMember(l *ledger, c goMemberConfig) (*goMember, error) {
 		return nil, fmt.Errorf("member %s: %w", c.name, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &goMember{name: c.name, group: group, ledger: l, done: make(chan struct{}), cancel: cancel}
+	m := &goMember{name: c.name, dialer: c.crash, group: group, ledger: l, done: make(chan struct{}), cancel: cancel}
 	go func() {
 		for err := range group.Errors() {
-			if !errors.Is(err, sarama.ErrRebalanceInProgress) {
+			if !errors.Is(err, sarama.ErrRebalanceInProgress) && !m.crashed.Load() {
 				l.problem("%s: %v", c.name, err)
 			}
 		}
 	}()
 	go func() {
 		defer close(m.done)
-		h := &handler{member: c.name, ledger: l}
+		h := &handler{member: m, ledger: l}
 		for ctx.Err() == nil {
 			err := group.Consume(ctx, c.topics, h)
 			if errors.Is(err, sarama.ErrClosedConsumerGroup) {
 				return
 			}
-			if err != nil && ctx.Err() == nil {
+			if err != nil && ctx.Err() == nil && !m.crashed.Load() {
 				l.problem("%s: Consume: %v", c.name, err)
 				time.Sleep(100 * time.Millisecond)
 			}
@@ -147,12 +165,23 @@ func (m *goMember) stop() error {
 	err := m.group.Close()
 	m.cancel()
 	<-m.done
+	if m.crashed.Load() {
+		return nil
+	}
 	m.ledger.memberGone(m.name, time.Now())
 	return err
 }
 
+// crash cuts the member off: every connection reset, new ones refused, nothing processed any
+// more; its claims end now.
+func (m *goMember) crash() {
+	m.crashed.Store(true)
+	m.dialer.crash()
+	m.ledger.memberGone(m.name, time.Now())
+}
+
 type handler struct {
-	member string
+	member *goMember
 	ledger *ledger
 }
 
@@ -162,15 +191,23 @@ func (h *handler) Cleanup(sarama.ConsumerGroupSession) error { return nil }
 func (h *handler) ConsumeClaim(sess sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
 	tp := topicPartition{c.Topic(), c.Partition()}
 	gen := sess.GenerationID()
-	h.ledger.claimStart(h.member, tp, gen, time.Now())
-	defer func() { h.ledger.claimEnd(h.member, tp, time.Now()) }()
+	if h.member.crashed.Load() {
+		return nil
+	}
+	name := h.member.name
+	h.ledger.claimStart(name, tp, gen, time.Now())
+	defer func() {
+		if !h.member.crashed.Load() {
+			h.ledger.claimEnd(name, tp, time.Now())
+		}
+	}()
 	for {
 		select {
 		case msg, ok := <-c.Messages():
-			if !ok {
+			if !ok || h.member.crashed.Load() {
 				return nil
 			}
-			h.ledger.consume(h.member, tp, gen, []int64{msg.Offset}, time.Now())
+			h.ledger.consume(name, tp, gen, []int64{msg.Offset}, time.Now())
 			sess.MarkMessage(msg, "")
 		case <-sess.Context().Done():
 			return nil
@@ -242,4 +279,53 @@ func startProducer(l *ledger, bootstrap string, topics []string, partitions int3
 func (p *producer) stop() {
 	p.stopOnce.Do(func() { close(p.stopCh) })
 	<-p.done
+}
+
+// crashDialer dials for one sarama member until crash, which resets every connection it made
+// and refuses new ones: the member is cut off without leaving the group.
+type crashDialer struct {
+	mu      sync.Mutex
+	conns   []net.Conn
+	crashed bool
+}
+
+var errCrashed = errors.New("e2e: member crashed")
+
+func (d *crashDialer) Dial(network, addr string) (net.Conn, error) {
+	d.mu.Lock()
+	crashed := d.crashed
+	d.mu.Unlock()
+	if crashed {
+		return nil, errCrashed
+	}
+	c, err := net.DialTimeout(network, addr, 5*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.crashed {
+		reset(c)
+		return nil, errCrashed
+	}
+	d.conns = append(d.conns, c)
+	return c, nil
+}
+
+func (d *crashDialer) crash() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.crashed = true
+	for _, c := range d.conns {
+		reset(c)
+	}
+	d.conns = nil
+}
+
+// reset closes c with an RST rather than a FIN.
+func reset(c net.Conn) {
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	_ = c.Close()
 }

@@ -32,6 +32,7 @@ type scenario struct {
 	javaMembers map[string]*javaMember  // id -> running member
 	instances   map[string]string       // id -> group.instance.id for static members
 	incarnation map[string]int
+	crashed     []*goMember
 }
 
 type scenarioConfig struct {
@@ -84,6 +85,10 @@ func (s *scenario) cleanup() {
 	for _, id := range slices.Sorted(maps.Keys(s.franz)) {
 		s.franz[id].stop()
 	}
+	for _, m := range s.crashed {
+		_ = m.stop()
+	}
+	s.crashed = nil
 	if s.java != nil {
 		if err := s.java.close(); err != nil {
 			s.t.Log(err)
@@ -104,8 +109,9 @@ func (s *scenario) static(id string) { s.instances[id] = "inst-" + id }
 
 // start starts member id, whose first letter says its kind: "g" a sarama member with the
 // strategy under test (ours by default), "s" a sarama member with sarama's built-in
-// cooperative-sticky, "f" a franz-go member with kgo.CooperativeStickyBalancer, "j" a Java
-// consumer with CooperativeStickyAssignor.
+// cooperative-sticky, "e" one with sarama's eager sticky, "m" one with ours then sarama's eager
+// sticky (the first deploy of a migration: sarama then runs the eager protocol), "f" a franz-go
+// member with kgo.CooperativeStickyBalancer, "j" a Java consumer with CooperativeStickyAssignor.
 func (s *scenario) start(id string) {
 	s.t.Helper()
 	name := s.memberName(id)
@@ -114,15 +120,12 @@ func (s *scenario) start(id string) {
 		session: s.session, heartbeat: s.heartbeat, rebalance: s.rebalance,
 	}
 	switch id[0] {
-	case 'g', 's':
-		var err error
-		cfg.kind, cfg.strategy = kindSarama, sarama.NewBalanceStrategyCooperativeSticky()
-		if id[0] == 'g' {
-			cfg.kind = strategyKind()
-			if cfg.strategy, err = newStrategy(); err != nil {
-				s.t.Fatal(err)
-			}
+	case 'g', 's', 'e', 'm':
+		kind, strategies, err := saramaKind(id[0])
+		if err != nil {
+			s.t.Fatal(err)
 		}
+		cfg.kind, cfg.strategies, cfg.crash = kind, strategies, &crashDialer{}
 		m, err := startGoMember(s.l, cfg)
 		if err != nil {
 			s.t.Fatal(err)
@@ -151,7 +154,7 @@ func (s *scenario) start(id string) {
 		}
 		s.javaMembers[id] = m
 	default:
-		s.t.Fatalf("member id %q: want g… (ours), s… (sarama), f… (franz-go) or j… (Java)", id)
+		s.t.Fatalf("member id %q: want g… (ours), s… (sarama), e… (eager sticky), m… (ours+sticky), f… (franz-go) or j… (Java)", id)
 	}
 }
 
@@ -207,7 +210,10 @@ func (s *scenario) settle() {
 			return
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("group did not settle in 45 s with members %v: %s", live, why)
+			s.l.mu.Lock()
+			problems := strings.Join(s.l.problems, "\n")
+			s.l.mu.Unlock()
+			s.t.Fatalf("group did not settle in 45 s with members %v: %s\nproblems so far:\n%s", live, why, problems)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -283,6 +289,10 @@ func (s *scenario) finish() report {
 	for _, id := range slices.Sorted(maps.Keys(s.javaMembers)) {
 		s.stop(id)
 	}
+	for _, m := range s.crashed {
+		_ = m.stop()
+	}
+	s.crashed = nil
 	end := time.Now()
 	if s.java != nil {
 		if err := s.java.close(); err != nil {
@@ -363,4 +373,38 @@ func (s *scenario) waitFor(d time.Duration, cond func() string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// saramaKind returns the ledger kind and the strategies of a sarama member whose id starts
+// with letter (see start).
+func saramaKind(letter byte) (string, []kindStrategy, error) {
+	eager := kindStrategy{kindSaramaEager, sarama.NewBalanceStrategySticky()}
+	switch letter {
+	case 's':
+		return kindSarama, []kindStrategy{{kindSarama, sarama.NewBalanceStrategyCooperativeSticky()}}, nil
+	case 'e':
+		return kindSaramaEager, []kindStrategy{eager}, nil
+	}
+	ours, err := newStrategy()
+	if err != nil {
+		return "", nil, err
+	}
+	if letter == 'm' {
+		return strategyKind() + "+sticky", []kindStrategy{{strategyKind(), ours}, eager}, nil
+	}
+	return strategyKind(), []kindStrategy{{strategyKind(), ours}}, nil
+}
+
+// crash makes sarama member id crash: its connections are reset, new ones refused, and it
+// processes nothing more; its claims end now. The group notices when its session times out.
+// The member stays in the scenario's list (stopped at the end) but not among the live ones.
+func (s *scenario) crash(id string) {
+	s.t.Helper()
+	m := s.goMembers[id]
+	if m == nil {
+		s.t.Fatalf("crash: %s is not a running sarama member", id)
+	}
+	m.crash()
+	delete(s.goMembers, id)
+	s.crashed = append(s.crashed, m)
 }
