@@ -1,0 +1,321 @@
+package sticky
+
+import (
+	"slices"
+
+	"github.com/kgroup/assignor"
+)
+
+// problem is the dense view the solver works on, built once per Assign from
+// the [assignor.Index]. Partitions are flat partition numbers, members are
+// member numbers (member ID order), and partitions that are interchangeable
+// for every criterion but the tie-break are grouped into classes:
+//
+//   - a subscriber set is the list of members subscribed to a topic; topics
+//     with the same list share one set;
+//   - a rack set is the set of member racks among a partition's replica
+//     racks (only when racks are in play);
+//   - a hub is a (subscriber set, rack set) pair: its partitions can go to
+//     the same members at the same rack cost;
+//   - a class is a (hub, valid owner) pair, the owner being -1 for
+//     partitions nobody validly owns.
+//
+// With identical subscriptions and no racks there is one hub and one class
+// per owner, however many partitions there are.
+type problem struct {
+	ix      *assignor.Index
+	members int
+
+	// Per topic: its subscriber set (-1: no subscribers or no partitions)
+	// and its rotation offset (partitions of earlier topics in the same
+	// set), so partition j of topic t targets position (j+offset) mod |set|.
+	topicSet    []int32
+	topicOffset []int32
+	sets        [][]int32 // member lists, ascending
+
+	rackAware  bool
+	rackIDs    map[string]int32
+	memberRack []int32  // rack number of each member, -1 for none
+	rackWords  int      // words per rack-set mask
+	rackMasks  []uint64 // rack set r: rackMasks[r*rackWords:(r+1)*rackWords]
+
+	hubSet  []int32 // per hub
+	hubRack []int32 // per hub: rack set, -1 when racks are not in play
+
+	classHub   []int32
+	classOwner []int32 // member number or -1
+	classSize  []int32
+
+	partClass []int32 // per flat partition: class, or -1 (nobody subscribes)
+
+	assign []int32 // result: per flat partition, member or -1
+}
+
+func newProblem(ix *assignor.Index, racks bool) *problem {
+	pr := &problem{ix: ix, members: len(ix.Members)}
+	pr.indexSets()
+	pr.indexRacks(racks)
+	pr.indexClasses()
+	return pr
+}
+
+// indexSets interns the topics' subscriber lists. Identical lists of
+// neighbouring topics are found by comparison, others by a hash.
+func (pr *problem) indexSets() {
+	ix := pr.ix
+	pr.topicSet = make([]int32, len(ix.Topics))
+	pr.topicOffset = make([]int32, len(ix.Topics))
+	var offsets []int32
+	byHash := map[uint64][]int32{}
+	last := int32(-1)
+	for t, subs := range ix.Subscribers {
+		n := ix.TopicStart[t+1] - ix.TopicStart[t]
+		if len(subs) == 0 || n == 0 {
+			pr.topicSet[t] = -1
+			continue
+		}
+		s := int32(-1)
+		if last >= 0 && slices.Equal(pr.sets[last], subs) {
+			s = last
+		} else {
+			h := hashInts(subs)
+			for _, c := range byHash[h] {
+				if slices.Equal(pr.sets[c], subs) {
+					s = c
+					break
+				}
+			}
+			if s < 0 {
+				s = int32(len(pr.sets))
+				pr.sets = append(pr.sets, subs)
+				offsets = append(offsets, 0)
+				byHash[h] = append(byHash[h], s)
+			}
+		}
+		last = s
+		pr.topicSet[t] = s
+		pr.topicOffset[t] = offsets[s] % int32(len(subs))
+		offsets[s] = (offsets[s] + n) % int32(len(subs))
+	}
+}
+
+func hashInts(xs []int32) uint64 {
+	h := uint64(14695981039346656037)
+	for _, x := range xs {
+		h ^= uint64(uint32(x))
+		h *= 1099511628211
+	}
+	return h
+}
+
+// indexRacks decides whether racks are in play (enabled, some member has a
+// rack and some topic has replica racks) and numbers the member racks.
+func (pr *problem) indexRacks(enabled bool) {
+	if !enabled {
+		return
+	}
+	ix := pr.ix
+	anyReplicas := false
+	for _, t := range ix.Topics {
+		if t.ReplicaRacks != nil {
+			anyReplicas = true
+			break
+		}
+	}
+	if !anyReplicas {
+		return
+	}
+	rackID := map[string]int32{}
+	pr.memberRack = make([]int32, pr.members)
+	for m, mem := range ix.Members {
+		pr.memberRack[m] = -1
+		if mem.Rack == "" {
+			continue
+		}
+		id, ok := rackID[mem.Rack]
+		if !ok {
+			id = int32(len(rackID))
+			rackID[mem.Rack] = id
+		}
+		pr.memberRack[m] = id
+	}
+	if len(rackID) == 0 {
+		pr.memberRack = nil
+		return
+	}
+	pr.rackAware = true
+	pr.rackWords = (len(rackID) + 63) / 64
+	pr.rackIDs = rackID
+}
+
+// local reports whether member m is in rack set r.
+func (pr *problem) local(r, m int32) bool {
+	if r < 0 || !pr.rackAware {
+		return false
+	}
+	k := pr.memberRack[m]
+	if k < 0 {
+		return false
+	}
+	return pr.rackMasks[int(r)*pr.rackWords+int(k/64)]&(1<<(k%64)) != 0
+}
+
+// indexClasses numbers the hubs and classes and gives every subscribed
+// partition its class. Owners that no longer subscribe to the topic count as
+// no owner.
+func (pr *problem) indexClasses() {
+	ix := pr.ix
+	P := ix.NumPartitions()
+	pr.partClass = make([]int32, P)
+	// Position of each member in the current topic's set, -1 if absent.
+	inSet := make([]bool, pr.members)
+	marked := int32(-1)
+	// Per member: the last hub it owned a partition in, and that class.
+	lastHub := make([]int32, pr.members)
+	lastClass := make([]int32, pr.members)
+	for i := range lastHub {
+		lastHub[i] = -1
+	}
+	classByKey := map[uint64]int32{}
+	var unownedClass []int32 // per hub
+	hubByKey := map[uint64]int32{}
+	var rk rackInterner
+	if pr.rackAware {
+		rk.init(pr)
+	}
+	for t := range ix.Topics {
+		s := pr.topicSet[t]
+		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
+		if s < 0 {
+			for p := lo; p < hi; p++ {
+				pr.partClass[p] = -1
+			}
+			continue
+		}
+		if s != marked {
+			if marked >= 0 {
+				for _, m := range pr.sets[marked] {
+					inSet[m] = false
+				}
+			}
+			for _, m := range pr.sets[s] {
+				inSet[m] = true
+			}
+			marked = s
+		}
+		racks := ix.Topics[t].ReplicaRacks
+		hub := int32(-1)
+		lastRack := int32(-2)
+		for p := lo; p < hi; p++ {
+			r := int32(-1)
+			if pr.rackAware && racks != nil {
+				r = rk.id(racks[p-lo])
+			}
+			if r != lastRack {
+				key := uint64(uint32(s))<<32 | uint64(uint32(r))
+				h, ok := hubByKey[key]
+				if !ok {
+					h = int32(len(pr.hubSet))
+					hubByKey[key] = h
+					pr.hubSet = append(pr.hubSet, s)
+					pr.hubRack = append(pr.hubRack, r)
+					unownedClass = append(unownedClass, -1)
+				}
+				hub, lastRack = h, r
+			}
+			o := ix.Owner[p]
+			var c int32
+			if o >= 0 && inSet[o] {
+				if lastHub[o] == hub {
+					c = lastClass[o]
+				} else {
+					key := uint64(uint32(hub))<<32 | uint64(uint32(o))
+					var ok bool
+					if c, ok = classByKey[key]; !ok {
+						c = pr.newClass(hub, o)
+						classByKey[key] = c
+					}
+					lastHub[o], lastClass[o] = hub, c
+				}
+			} else {
+				if c = unownedClass[hub]; c < 0 {
+					c = pr.newClass(hub, -1)
+					unownedClass[hub] = c
+				}
+			}
+			pr.partClass[p] = c
+			pr.classSize[c]++
+		}
+	}
+	if pr.rackAware {
+		pr.rackMasks = rk.masks
+	}
+}
+
+func (pr *problem) newClass(hub, owner int32) int32 {
+	c := int32(len(pr.classHub))
+	pr.classHub = append(pr.classHub, hub)
+	pr.classOwner = append(pr.classOwner, owner)
+	pr.classSize = append(pr.classSize, 0)
+	return c
+}
+
+// rackInterner numbers the distinct rack sets (member racks among a
+// partition's replica racks). Consecutive partitions with equal replica rack
+// lists are recognised without hashing.
+type rackInterner struct {
+	pr      *problem
+	masks   []uint64
+	byHash  map[uint64][]int32
+	scratch []uint64
+	prev    []string
+	prevID  int32
+}
+
+func (rk *rackInterner) init(pr *problem) {
+	rk.pr = pr
+	rk.byHash = map[uint64][]int32{}
+	rk.scratch = make([]uint64, pr.rackWords)
+	rk.prevID = -1
+}
+
+func (rk *rackInterner) id(racks []string) int32 {
+	if rk.prevID >= 0 && slices.Equal(racks, rk.prev) {
+		return rk.prevID
+	}
+	w := rk.pr.rackWords
+	clear(rk.scratch)
+	for _, name := range racks {
+		if k, ok := rk.pr.rackIDs[name]; ok {
+			rk.scratch[k/64] |= 1 << (k % 64)
+		}
+	}
+	h := uint64(14695981039346656037)
+	for _, x := range rk.scratch {
+		h ^= x
+		h *= 1099511628211
+	}
+	id := int32(-1)
+	for _, c := range rk.byHash[h] {
+		if slices.Equal(rk.masks[int(c)*w:int(c+1)*w], rk.scratch) {
+			id = c
+			break
+		}
+	}
+	if id < 0 {
+		id = int32(len(rk.masks) / w)
+		rk.masks = append(rk.masks, rk.scratch...)
+		rk.byHash[h] = append(rk.byHash[h], id)
+	}
+	rk.prev, rk.prevID = racks, id
+	return id
+}
+
+// target returns the position, in its topic's subscriber set, of the member
+// that flat partition p of topic t is aimed at: the partitions of all topics
+// sharing a set are dealt round-robin over it, in flat order, so each topic
+// is spread over its subscribers (franz-go issue #795).
+func (pr *problem) target(t, p int32) int32 {
+	k := int32(len(pr.sets[pr.topicSet[t]]))
+	return (p - pr.ix.TopicStart[t] + pr.topicOffset[t]) % k
+}

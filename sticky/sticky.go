@@ -1,0 +1,131 @@
+package sticky
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/wire"
+)
+
+// Config holds the options of the sticky assignor. The zero value is the
+// default.
+type Config struct {
+	// IgnoreRacks turns rack-aware placement (KIP-881) off. By default racks
+	// count whenever some member has a rack (Java's client.rack) and some
+	// topic has replica racks: as many partitions as possible go to a member
+	// in one of their replicas' racks, without hurting balance. Java's
+	// assignors have no such switch; it is here for clients whose rack
+	// information is unreliable (franz-go makes it opt-in with BalanceRacks).
+	IgnoreRacks bool
+	// IgnoreUserData stops the assignor from reading eager history from the
+	// subscription user data of members that send no owned partitions (the
+	// only history eager `sticky` members of subscription v0 carry). Set it
+	// when members put other bytes there that could happen to decode.
+	IgnoreUserData bool
+}
+
+// Assignor is the sticky assignor. It is safe for concurrent use: it keeps
+// no state between calls.
+type Assignor struct {
+	cfg Config
+}
+
+var (
+	_ assignor.Assignor                     = (*Assignor)(nil)
+	_ assignor.ProtocolAssignor             = (*Assignor)(nil)
+	_ assignor.BalancedAssignor             = (*Assignor)(nil)
+	_ assignor.StickyAssignor               = (*Assignor)(nil)
+	_ assignor.SubscriptionUserDataAssignor = (*Assignor)(nil)
+)
+
+// New returns the sticky assignor with the default configuration.
+func New() *Assignor { return &Assignor{} }
+
+// NewWithConfig returns the sticky assignor with configuration cfg. Every
+// Config is valid.
+func NewWithConfig(cfg Config) *Assignor { return &Assignor{cfg: cfg} }
+
+// Name returns "sticky", the protocol name of Java's StickyAssignor.
+func (*Assignor) Name() string { return "sticky" }
+
+// Protocols returns [assignor.Eager] only: wrap the assignor with the
+// cooperative package for cooperative-sticky.
+func (*Assignor) Protocols() []assignor.Protocol { return []assignor.Protocol{assignor.Eager} }
+
+// Balanced returns true: the plan's member loads minimise the sum of
+// squares over all valid plans.
+func (*Assignor) Balanced() bool { return true }
+
+// Sticky returns true: given balance and racks, the fewest partitions leave
+// their valid owner.
+func (*Assignor) Sticky() bool { return true }
+
+// Assign computes the plan; see the package documentation for what it
+// optimises. It fails only when [assignor.NewIndex] does. It does not
+// mutate g and the plan does not alias it (topic name strings aside, which
+// are immutable).
+func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
+	if !a.cfg.IgnoreUserData {
+		g = withUserDataHistory(g)
+	}
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		return assignor.Plan{}, err
+	}
+	pr := newProblem(ix, !a.cfg.IgnoreRacks)
+	var f *flows
+	switch {
+	case len(pr.hubSet) == 0:
+		f = pr.newFlows()
+	case pr.uniform():
+		f = pr.solveUniform()
+	default:
+		f = pr.solveFlow()
+	}
+	pr.expand(f)
+	return pr.plan(), nil
+}
+
+// withUserDataHistory returns g, or a shallow copy of it in which members
+// that claim nothing but carry eager sticky user data claim what it says,
+// at its generation. Malformed user data is no history, never an error.
+func withUserDataHistory(g assignor.Group) assignor.Group {
+	var members []assignor.Member
+	for i, m := range g.Members {
+		if len(m.Owned) > 0 || len(m.UserData) == 0 {
+			continue
+		}
+		u, err := wire.DecodeStickyUserData(m.UserData)
+		if err != nil || len(u.Owned) == 0 {
+			continue
+		}
+		if members == nil {
+			members = slices.Clone(g.Members)
+		}
+		members[i].Owned = u.Owned
+		members[i].Generation = u.Generation
+	}
+	if members != nil {
+		g.Members = members
+	}
+	return g
+}
+
+// SubscriptionUserData returns the eager sticky user data for a member in
+// state s: its owned partitions (sorted by topic, then partition, as Java
+// and franz-go write them) and its generation, in the version-1 layout. It
+// fails only for what the layout cannot carry (a topic name over 32767
+// bytes). It keeps no state.
+func (*Assignor) SubscriptionUserData(s assignor.MemberState) ([]byte, error) {
+	owned := assignor.CloneTopicPartitions(s.Owned)
+	slices.SortStableFunc(owned, func(a, b assignor.TopicPartitions) int { return cmp.Compare(a.Topic, b.Topic) })
+	for _, tp := range owned {
+		slices.Sort(tp.Partitions)
+	}
+	u := wire.StickyUserData{Owned: owned, Generation: s.Generation}
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	return u.AppendTo(nil), nil
+}
