@@ -213,6 +213,11 @@ func (c *coordinator) add(id string, req joinRequest) {
 // replaceStatic handles a static instance that rejoins without a member ID
 // (a restart): it gets a new ID, the old one is fenced, and a stable group
 // does not rebalance if its protocol stays selectable (KIP-345, KIP-814).
+//
+// Deviation: Kafka's coordinator checks only the protocol, and Java's member
+// rejoins only if the assignment it gets back names a topic it no longer
+// subscribes to, so a subscription that grew across the restart would go
+// unassigned. The simulator rebalances when the subscribed topics changed.
 func (c *coordinator) replaceStatic(m *cmember, req joinRequest) {
 	old := m.id
 	delete(c.members, old)
@@ -230,10 +235,11 @@ func (c *coordinator) replaceStatic(m *cmember, req joinRequest) {
 		c.s.replySync(m.syncing, c.generation, member.FencedInstanceID, assignment{})
 		m.syncing = nil
 	}
+	sameTopics := sameSubscriptions(m.protocols, req.protocols)
 	m.protocols, m.proc = req.protocols, req.from
 	c.touch(m)
 	c.s.tracef("coordinator: static instance %s replaced %s with %s", m.instance, old, m.id)
-	if c.state == stable && slices.ContainsFunc(req.protocols, func(p protocolMeta) bool { return p.name == c.protocol }) {
+	if c.state == stable && sameTopics && slices.ContainsFunc(req.protocols, func(p protocolMeta) bool { return p.name == c.protocol }) {
 		c.s.replyJoin(req.from, c.answer(m, m.id == c.leader))
 		return
 	}
@@ -423,5 +429,13 @@ func sameProtocols(a, b []protocolMeta) bool {
 		return x.name == y.name && x.sub.gen == y.sub.gen && slices.Equal(x.sub.topics, y.sub.topics) &&
 			assignor.FormatTopicPartitions(x.sub.owned) == assignor.FormatTopicPartitions(y.sub.owned) &&
 			string(x.sub.userData) == string(y.sub.userData)
+	})
+}
+
+// sameSubscriptions reports whether a and b list the same protocols with the
+// same subscribed topics (claims and user data aside).
+func sameSubscriptions(a, b []protocolMeta) bool {
+	return slices.EqualFunc(a, b, func(x, y protocolMeta) bool {
+		return x.name == y.name && slices.Equal(slices.Sorted(slices.Values(x.sub.topics)), slices.Sorted(slices.Values(y.sub.topics)))
 	})
 }

@@ -37,15 +37,15 @@ func Example() {
 	}
 	// Output:
 	// settled in 0.050s at 0.050s: generation 2, 3 members, protocol cooperative-roundrobin, leader m0
-	// settled in 3.030s at 3.080s: generation 4, 4 members, protocol cooperative-roundrobin, leader m0
+	// settled in 2.644s at 2.694s: generation 4, 4 members, protocol cooperative-roundrobin, leader m0
 	// m0 gen 4: t0[0 4]
 	// m1 gen 4: t0[1 5]
 	// m2 gen 4: t0[2]
 	// m3 gen 4: t0[3]
-	// elapsed 3.030s: 2 rebalances, 2 plans (1 with withheld partitions)
+	// elapsed 2.644s: 2 rebalances, 2 plans (1 with withheld partitions)
 	// partitions: 3 moved, 3 withheld, 3 revoked, 0 lost
 	// members: 0 evicted, 0 fenced
-	// partition-time without owner: 0.150s
+	// partition-time without owner: 0.220s
 	// partition-time owned by an evicted member too: 0.000s
 	// longest member pause: none
 }

@@ -82,12 +82,25 @@ func (s *Sim) startProcess(name string, cfg MemberConfig, incarnation int) (*pro
 	s.live = append(s.live, p)
 	s.tracef("%s starts (%s, %s)", p.id(), proto, joinNames(cfg.Assignors))
 	p.step(member.Start{})
-	p.scheduleHeartbeat()
+	p.scheduleHeartbeat(phase(p.id(), s.cfg.HeartbeatInterval))
 	return p, nil
 }
 
-func (p *process) scheduleHeartbeat() {
-	p.s.at(p.s.now+p.s.cfg.HeartbeatInterval, func() {
+// phase spreads the members' heartbeats over the interval, as real
+// processes started at different moments do: a deterministic fraction of
+// the interval derived from the process name (FNV-1a).
+func phase(id string, interval time.Duration) time.Duration {
+	h := uint64(14695981039346656037)
+	for i := range len(id) {
+		h = (h ^ uint64(id[i])) * 1099511628211
+	}
+	return time.Duration(h % uint64(max(interval, 1)))
+}
+
+// scheduleHeartbeat runs the heartbeat loop: the first tick after first,
+// then one every interval.
+func (p *process) scheduleHeartbeat(first time.Duration) {
+	p.s.at(p.s.now+first, func() {
 		if !p.alive {
 			return
 		}
@@ -96,7 +109,7 @@ func (p *process) scheduleHeartbeat() {
 			id, inst, gen := p.machine.MemberID(), p.machine.InstanceID(), p.machine.Generation()
 			p.s.send(p, false, func() { p.s.coord.heartbeat(p, id, inst, gen) })
 		}
-		p.scheduleHeartbeat()
+		p.scheduleHeartbeat(p.s.cfg.HeartbeatInterval)
 	})
 }
 
