@@ -51,10 +51,12 @@ type Recorder struct {
 	open      map[string]map[TP]*Claim // member → open claims
 	consumed  map[TP]map[int64]int     // offset → times consumed
 	processed map[string][]time.Time   // member → times it processed a record
-	syncs     []Sync
-	syncGens  map[int32]int     // generation → index in syncs of the first leader sync
-	dupSyncs  int               // leader syncs for an already planned generation
+	syncs     map[int32][]Sync         // generation → every leader SyncGroup for it
+	lastSync  Sync
 	memberIDs map[string]string // member ID → member name
+	// received maps a generation to what each sarama member (by name) was
+	// given in it, from OnAssignment.
+	received map[int32]map[string][]TP
 }
 
 func newRecorder() *Recorder {
@@ -62,9 +64,19 @@ func newRecorder() *Recorder {
 		open:      map[string]map[TP]*Claim{},
 		consumed:  map[TP]map[int64]int{},
 		processed: map[string][]time.Time{},
-		syncGens:  map[int32]int{},
+		syncs:     map[int32][]Sync{},
 		memberIDs: map[string]string{},
+		received:  map[int32]map[string][]TP{},
 	}
+}
+
+func (r *Recorder) receive(name string, gen int32, tps []TP) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.received[gen] == nil {
+		r.received[gen] = map[string][]TP{}
+	}
+	r.received[gen][name] = tps
 }
 
 func (r *Recorder) seenMemberID(name, id string) {
@@ -125,12 +137,109 @@ func (r *Recorder) consume(name string, tp TP, offset int64, at time.Time) {
 func (r *Recorder) sync(s Sync) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.syncGens[s.Generation]; ok {
-		r.dupSyncs++
-		return
+	r.syncs[s.Generation] = append(r.syncs[s.Generation], s)
+	r.lastSync = s
+}
+
+// applied resolves which leader's plan the coordinator used for each
+// generation. kfake tells every member it is the leader when the old leader
+// is gone, and uses one of their plans; the applied plan is the one that
+// agrees with what the members received (sarama members' OnAssignment) and
+// with every claim that began in that generation. It returns, per
+// generation, the applied sync, the names of every leader that sent that same
+// plan, and whether the choice was ambiguous (no candidate agreed, or
+// candidates that disagree with each other all agreed with the evidence).
+func (r *Recorder) applied() map[int32]appliedPlan {
+	starts := map[int32][]*Claim{}
+	for _, c := range r.claims {
+		starts[c.Generation] = append(starts[c.Generation], c)
 	}
-	r.syncGens[s.Generation] = len(r.syncs)
-	r.syncs = append(r.syncs, s)
+	out := map[int32]appliedPlan{}
+	for gen, cands := range r.syncs {
+		var agree []Sync
+		for _, c := range cands {
+			if r.agrees(c, r.received[gen], starts[gen]) {
+				agree = append(agree, c)
+			}
+		}
+		ap := appliedPlan{}
+		if len(agree) == 0 {
+			agree, ap.ambiguous = cands, true
+		}
+		ap.sync = agree[0]
+		for _, c := range agree {
+			if samePlan(c.Plan, ap.sync.Plan) {
+				ap.leaders = append(ap.leaders, r.nameOf(c.Leader))
+			} else {
+				ap.ambiguous = true
+			}
+		}
+		out[gen] = ap
+	}
+	return out
+}
+
+type appliedPlan struct {
+	sync      Sync
+	leaders   []string
+	ambiguous bool
+}
+
+func (r *Recorder) nameOf(memberID string) string {
+	if n, ok := r.memberIDs[memberID]; ok {
+		return n
+	}
+	return "?" + memberID
+}
+
+func (r *Recorder) agrees(s Sync, received map[string][]TP, starts []*Claim) bool {
+	byName := map[string]map[TP]bool{}
+	for id, tps := range s.Plan {
+		set := map[TP]bool{}
+		for _, tp := range tps {
+			set[tp] = true
+		}
+		byName[r.nameOf(id)] = set
+	}
+	for name, tps := range received {
+		set, ok := byName[name]
+		if !ok || len(set) != len(tps) {
+			return false
+		}
+		for _, tp := range tps {
+			if !set[tp] {
+				return false
+			}
+		}
+	}
+	for _, c := range starts {
+		if !byName[c.Member][c.TP] {
+			return false
+		}
+	}
+	return true
+}
+
+func samePlan(a, b map[string][]TP) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for id, tps := range a {
+		other, ok := b[id]
+		if !ok || len(other) != len(tps) {
+			return false
+		}
+		set := map[TP]bool{}
+		for _, tp := range other {
+			set[tp] = true
+		}
+		for _, tp := range tps {
+			if !set[tp] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // held reports, for each member name, the partitions it holds now.
@@ -150,10 +259,12 @@ func (r *Recorder) held() map[string][]TP {
 type Overlap struct {
 	TP            TP
 	First, Second Claim
-	// Leader is the name of the member that led the generation in which
-	// Second got the partition, LeaderKind its kind and Protocol the
-	// group's protocol (the strategy that ran) in that generation.
-	Leader, LeaderKind, Protocol string
+	// Leaders are the names of the members whose plan for the generation in
+	// which Second got the partition was the one applied (kfake may ask
+	// several; identical plans all count), LeaderKinds their kinds, and
+	// Protocol the group's protocol (the strategy that ran).
+	Leaders, LeaderKinds []string
+	Protocol             string
 	// Evicted: First's member was not in that generation's plan, so the
 	// coordinator had already removed it (a window Kafka has by design, which
 	// no assignor can close).
@@ -161,9 +272,9 @@ type Overlap struct {
 }
 
 func (o Overlap) String() string {
-	return fmt.Sprintf("%s: %s (gen %d, %s–%s) and %s (gen %d from %s leader %s running %q, from %s) overlap for %v%s",
+	return fmt.Sprintf("%s: %s (gen %d, %s–%s) and %s (gen %d planned by %v %v running %q, from %s) overlap for %v%s",
 		o.TP, o.First.Member, o.First.Generation, o.First.Start.Format("15:04:05.000"), o.First.End.Format("15:04:05.000"),
-		o.Second.Member, o.Second.Generation, o.LeaderKind, o.Leader, o.Protocol, o.Second.Start.Format("15:04:05.000"),
+		o.Second.Member, o.Second.Generation, o.LeaderKinds, o.Leaders, o.Protocol, o.Second.Start.Format("15:04:05.000"),
 		o.First.End.Sub(o.Second.Start).Round(time.Millisecond), map[bool]string{true: " (first member already evicted)"}[o.Evicted])
 }
 
@@ -194,9 +305,10 @@ type Report struct {
 	Overlaps []Overlap
 	// LeadersByKind counts the window's plans by the leader's kind.
 	LeadersByKind map[string]int
-	// DuplicateSyncs counts leader SyncGroups for an already planned
-	// generation (kfake may name several leaders when the leader leaves).
-	DuplicateSyncs int
+	// MultiLeader counts generations with several leader SyncGroups (kfake
+	// names every member leader when the old leader is gone); Ambiguous
+	// those where the applied plan could not be told apart.
+	MultiLeader, Ambiguous int
 	// UndecodedAssignments counts plan entries the harness could not decode.
 	UndecodedAssignments int
 }
@@ -229,7 +341,10 @@ func median(ds []time.Duration) time.Duration {
 func (r Report) OverlapsLedBy(led func(kind, protocol string) bool) []Overlap {
 	var out []Overlap
 	for _, o := range r.Overlaps {
-		if led(o.LeaderKind, o.Protocol) && !o.Evicted {
+		if o.Evicted {
+			continue
+		}
+		if slices.ContainsFunc(o.LeaderKinds, func(k string) bool { return led(k, o.Protocol) }) {
 			out = append(out, o)
 		}
 	}
@@ -238,8 +353,8 @@ func (r Report) OverlapsLedBy(led func(kind, protocol string) bool) []Overlap {
 
 func (r Report) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s/%s: window %v, %d rebalances (leaders %v), moved %d, withheld %d, unowned %.1f partition-s, pause median %v max %v, produced %d consumed %d duplicates %d lost %d, overlaps %d",
-		r.Script, r.Kind, r.Window.Round(time.Millisecond), r.Rebalances, r.LeadersByKind, r.Moved, r.Withheld, r.UnownedSeconds,
+	fmt.Fprintf(&b, "%s/%s: window %v, %d rebalances (leaders %v; multi-leader %d, ambiguous %d), moved %d, withheld %d, unowned %.1f partition-s, pause median %v max %v, produced %d consumed %d duplicates %d lost %d, overlaps %d",
+		r.Script, r.Kind, r.Window.Round(time.Millisecond), r.Rebalances, r.LeadersByKind, r.MultiLeader, r.Ambiguous, r.Moved, r.Withheld, r.UnownedSeconds,
 		r.MedianPause().Round(time.Millisecond), r.MaxPause().Round(time.Millisecond), r.Produced, r.Consumed, r.Duplicates, r.Lost, len(r.Overlaps))
 	if len(r.Uncommitted) > 0 {
 		fmt.Fprintf(&b, ", uncommitted %v", r.Uncommitted)
@@ -256,17 +371,24 @@ func (r Report) String() string {
 func (r *Recorder) report(from, to time.Time, kindOf map[string]string, subscribed []TP, produced, committed map[TP]int64) Report {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	rep := Report{Window: to.Sub(from), LongestPause: map[string]time.Duration{}, LeadersByKind: map[string]int{}, DuplicateSyncs: r.dupSyncs}
-	nameOf := func(memberID string) string {
-		if n, ok := r.memberIDs[memberID]; ok {
-			return n
+	rep := Report{Window: to.Sub(from), LongestPause: map[string]time.Duration{}, LeadersByKind: map[string]int{}}
+	applied := r.applied()
+	kindsOf := func(names []string) []string {
+		var ks []string
+		for _, n := range names {
+			if k := kindOf[n]; !slices.Contains(ks, k) {
+				ks = append(ks, k)
+			}
 		}
-		return "?" + memberID
+		slices.Sort(ks)
+		return ks
 	}
 
 	// Plans: rebalances, moves, withheld.
 	lastOwner := map[TP]string{}
-	for _, s := range r.syncs {
+	for _, gen := range slices.Sorted(maps.Keys(applied)) {
+		ap := applied[gen]
+		s := ap.sync
 		inWindow := !s.At.Before(from) && !s.At.After(to)
 		assigned := map[TP]bool{}
 		for id, tps := range s.Plan {
@@ -282,7 +404,13 @@ func (r *Recorder) report(from, to time.Time, kindOf map[string]string, subscrib
 			continue
 		}
 		rep.Rebalances++
-		rep.LeadersByKind[kindOf[nameOf(s.Leader)]]++
+		rep.LeadersByKind[strings.Join(kindsOf(ap.leaders), "|")]++
+		if len(r.syncs[gen]) > 1 {
+			rep.MultiLeader++
+		}
+		if ap.ambiguous {
+			rep.Ambiguous++
+		}
 		rep.UndecodedAssignments += len(s.Undecoded)
 		for _, tp := range subscribed {
 			if !assigned[tp] {
@@ -320,12 +448,11 @@ func (r *Recorder) report(from, to time.Time, kindOf map[string]string, subscrib
 					continue
 				}
 				o := Overlap{TP: tp, First: *a, Second: *b}
-				if i, ok := r.syncGens[b.Generation]; ok {
-					s := r.syncs[i]
-					o.Leader = nameOf(s.Leader)
-					o.LeaderKind = kindOf[o.Leader]
-					o.Protocol = s.Protocol
-					_, inPlan := s.Plan[a.MemberID]
+				if ap, ok := applied[b.Generation]; ok {
+					o.Leaders = ap.leaders
+					o.LeaderKinds = kindsOf(ap.leaders)
+					o.Protocol = ap.sync.Protocol
+					_, inPlan := ap.sync.Plan[a.MemberID]
 					o.Evicted = a.MemberID != "" && !inPlan
 				}
 				rep.Overlaps = append(rep.Overlaps, o)

@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	ibm "github.com/IBM/sarama"
@@ -163,8 +165,9 @@ func Crash(h *Harness, k Kind) error {
 
 // Mixed is scenario (d): sarama members with k, franz-go members with
 // kgo.CooperativeStickyBalancer and sarama members with sarama's own
-// cooperative-sticky in one group (all named cooperative-sticky). The leader
-// is restarted until each kind has led (at most 9 restarts).
+// cooperative-sticky in one group (all named cooperative-sticky). The member
+// whose plan was applied is restarted until every kind has led a rebalance
+// in the window (at most 12 restarts; kfake picks the next leader).
 func Mixed(h *Harness, k Kind) error {
 	kinds := []Kind{k, KgoCooperativeSticky, SaramaCooperativeSticky, k, KgoCooperativeSticky, SaramaCooperativeSticky}
 	var ms []*Member
@@ -174,31 +177,19 @@ func Mixed(h *Harness, k Kind) error {
 			return err
 		}
 		ms = append(ms, m)
-		if i == 0 {
-			if err := h.stable(); err != nil { // k leads first
-				return err
-			}
+		if err := h.stable(); err != nil {
+			return err
 		}
-	}
-	if err := h.stable(); err != nil {
-		return err
 	}
 	h.MarkStart()
-	led := map[string]bool{}
-	for round := 1; round <= 9; round++ {
-		leader := h.currentLeader()
-		i := -1
-		for j, m := range ms {
-			if m.Name == leader {
-				i = j
-			}
+	for round := 1; round <= 12; round++ {
+		if led := h.leadersSinceStart(); led[k.Name] && led[KgoCooperativeSticky.Name] && led[SaramaCooperativeSticky.Name] {
+			break
 		}
+		leader := h.currentLeader()
+		i := slices.IndexFunc(ms, func(m *Member) bool { return m.Name == leader })
 		if i < 0 {
 			return fmt.Errorf("e2e: mixed: leader %q is not a live member", leader)
-		}
-		led[ms[i].Kind.Name] = true
-		if len(led) == 3 && round > 3 {
-			break
 		}
 		if err := roll(h, ms, i, ms[i].Kind, round); err != nil {
 			return err
@@ -208,14 +199,36 @@ func Mixed(h *Harness, k Kind) error {
 	return nil
 }
 
-// currentLeader returns the name of the member that led the last plan.
+// leadersSinceStart returns the kinds whose plans were applied since
+// MarkStart.
+func (h *Harness) leadersSinceStart() map[string]bool {
+	h.mu.Lock() // h.mu before rec.mu, never inside it
+	from, kindOf := h.from, maps.Clone(h.kindOf)
+	h.mu.Unlock()
+	h.rec.mu.Lock()
+	defer h.rec.mu.Unlock()
+	out := map[string]bool{}
+	for _, ap := range h.rec.applied() {
+		if ap.sync.At.Before(from) {
+			continue
+		}
+		for _, name := range ap.leaders {
+			out[kindOf[name]] = true
+		}
+	}
+	return out
+}
+
+// currentLeader returns the name of a member whose plan the coordinator
+// applied in the last generation.
 func (h *Harness) currentLeader() string {
 	h.rec.mu.Lock()
 	defer h.rec.mu.Unlock()
-	if len(h.rec.syncs) == 0 {
+	ap, ok := h.rec.applied()[h.rec.lastSync.Generation]
+	if !ok || len(ap.leaders) == 0 {
 		return ""
 	}
-	return h.rec.memberIDs[h.rec.syncs[len(h.rec.syncs)-1].Leader]
+	return ap.leaders[0]
 }
 
 // StaticRestart is scenario (e): 4 static members (instance IDs), each
