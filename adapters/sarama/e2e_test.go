@@ -1,0 +1,78 @@
+package sarama_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	ibm "github.com/IBM/sarama"
+	"go.uber.org/goleak"
+
+	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/internal/e2e"
+)
+
+// sarama's go-metrics meter goroutine never exits.
+var ignoreMetrics = goleak.IgnoreTopFunction("github.com/rcrowley/go-metrics.(*meterArbiter).tick")
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m, ignoreMetrics) }
+
+// ours is sarama with this module's cooperative-sticky, one strategy value
+// per member.
+var ours = e2e.Kind{Name: "ours", Sarama: func() []ibm.BalanceStrategy {
+	return []ibm.BalanceStrategy{saramaadapter.CooperativeSticky()}
+}}
+
+// oursLed reports whether a generation was planned by our assignor: a
+// leader running our strategy (alone, or first of the migration's pair)
+// with our protocol chosen.
+func oursLed(kind, protocol string) bool {
+	return strings.HasPrefix(kind, ours.Name) && protocol == "cooperative-sticky"
+}
+
+// check runs a script with ours and asserts what every run must hold: no
+// overlapping claims in a generation our assignor planned, every produced
+// record consumed and committed. Overlaps from a peer's leader are logged
+// with their evidence, not failed.
+func check(t *testing.T, s e2e.Script) e2e.Report {
+	t.Helper()
+	opts := e2e.Options{Logf: func(f string, a ...any) { t.Logf(f, a...) }}
+	rep, err := e2e.RunScript(s, ours, opts, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(rep.String())
+	bad := rep.OverlapsLedBy(oursLed)
+	for _, o := range bad {
+		t.Errorf("overlap in a generation our assignor planned: %v", o)
+	}
+	if n := len(rep.Overlaps) - len(bad); n > 0 {
+		t.Logf("%d overlaps from peer leaders or eviction windows (reported, not failed; listed above)", n)
+	}
+	if rep.Lost != 0 || len(rep.Uncommitted) > 0 || rep.Produced == 0 {
+		t.Errorf("produced %d, lost %d, uncommitted %v", rep.Produced, rep.Lost, rep.Uncommitted)
+	}
+	if rep.Rebalances == 0 {
+		t.Error("no rebalance observed in the window: the script did not exercise the assignor")
+	}
+	return rep
+}
+
+// TestE2EShort runs the rolling restart in plain `go test` (about 15 s).
+func TestE2EShort(t *testing.T) {
+	s, _ := e2e.ScriptNamed("rolling-restart")
+	check(t, s)
+}
+
+// TestE2E runs every scenario with ours; set ASSIGNOR_E2E=1.
+func TestE2E(t *testing.T) {
+	if os.Getenv("ASSIGNOR_E2E") == "" {
+		t.Skip("set ASSIGNOR_E2E=1 to run every end-to-end scenario (a few minutes)")
+	}
+	for _, s := range e2e.Scripts {
+		t.Run(s.Name, func(t *testing.T) {
+			check(t, s)
+		})
+	}
+}
