@@ -36,7 +36,7 @@ type instance struct {
 	local   [][]bool  // per entry of parts, per member: rack-local
 }
 
-func newInstance(t *testing.T, g assignor.Group) *instance {
+func newInstance(t fataler, g assignor.Group) *instance {
 	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		t.Fatal(err)

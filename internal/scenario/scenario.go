@@ -160,10 +160,6 @@ func topics(s Shape, racks bool) []assignor.Topic {
 // second half to the even ones, which is balanced when the members are even
 // in number.
 func previousPlan(g assignor.Group, s Shape, mixed bool) {
-	owned := make([]map[int][]int32, len(g.Members))
-	for i := range owned {
-		owned[i] = map[int][]int32{}
-	}
 	var odd, even, everyone []int
 	for i := range g.Members {
 		everyone = append(everyone, i)
@@ -173,7 +169,7 @@ func previousPlan(g assignor.Group, s Shape, mixed bool) {
 			even = append(even, i)
 		}
 	}
-	counters := map[int]int{}
+	var counters [3]int
 	for t := range s.Topics {
 		holders, key := everyone, 0
 		if mixed {
@@ -182,18 +178,18 @@ func previousPlan(g assignor.Group, s Shape, mixed bool) {
 				holders, key = odd, 2
 			}
 		}
+		name := TopicName(t)
 		for p := range s.PartitionsPerTopic {
-			m := holders[counters[key]%len(holders)]
+			m := &g.Members[holders[counters[key]%len(holders)]]
 			counters[key]++
-			owned[m][t] = append(owned[m][t], int32(p))
+			if n := len(m.Owned); n == 0 || m.Owned[n-1].Topic != name {
+				m.Owned = append(m.Owned, assignor.TopicPartitions{Topic: name})
+			}
+			last := &m.Owned[len(m.Owned)-1]
+			last.Partitions = append(last.Partitions, int32(p))
 		}
 	}
 	for i := range g.Members {
-		for t := range s.Topics {
-			if ps := owned[i][t]; len(ps) > 0 {
-				g.Members[i].Owned = append(g.Members[i].Owned, assignor.TopicPartitions{Topic: TopicName(t), Partitions: ps})
-			}
-		}
 		g.Members[i].Generation = 1
 	}
 }
