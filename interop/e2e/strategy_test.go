@@ -9,7 +9,7 @@ import (
 	"github.com/kgroup/assignor"
 	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
 	"github.com/kgroup/assignor/cooperative"
-	"github.com/kgroup/assignor/roundrobin"
+	"github.com/kgroup/assignor/sticky"
 )
 
 // strategyUnderTest names what the sarama members run; INTEROP_STRATEGY chooses it:
@@ -48,18 +48,7 @@ func newStrategy() (sarama.BalanceStrategy, error) {
 	return s, nil
 }
 
-// oursDescription and oursInner: the sticky package has not landed yet, so the inner assignor
-// is round-robin presented under the name "sticky", which makes cooperative.Wrap's name
-// "cooperative-sticky", the protocol Java's members join with. Everything on the wire (adapter,
-// cooperative user data, withholding) is ours; only the inner placement differs.
-const oursDescription = "cooperative.Wrap(roundrobin named \"sticky\")"
+// oursDescription and oursInner: the one-line cooperative-sticky of docs/sarama.md.
+const oursDescription = "cooperative.Wrap(sticky.New())"
 
-func oursInner() assignor.Assignor { return renamed{roundrobin.New(), "sticky"} }
-
-// renamed is an assignor under another name.
-type renamed struct {
-	assignor.Assignor
-	name string
-}
-
-func (r renamed) Name() string { return r.name }
+func oursInner() assignor.Assignor { return sticky.New() }
