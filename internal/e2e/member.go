@@ -155,6 +155,7 @@ func (h *Harness) startSarama(m *Member) error {
 	cfg.Net.ReadTimeout = 3 * time.Second
 	cfg.Net.WriteTimeout = 3 * time.Second
 	cfg.Metadata.Retry.Backoff = 50 * time.Millisecond
+	cfg.Consumer.Group.Rebalance.GroupStrategies = nil // NewConfig's default is [range]
 	for _, s := range m.Kind.Sarama() {
 		cfg.Consumer.Group.Rebalance.GroupStrategies = append(cfg.Consumer.Group.Rebalance.GroupStrategies,
 			observe(s, func(gen int32, tps []TP) { h.rec.receive(m.Name, gen, tps) }))

@@ -303,7 +303,9 @@ type Report struct {
 	Uncommitted                          []string
 	// Overlaps lists every overlapping pair of claims.
 	Overlaps []Overlap
-	// LeadersByKind counts the window's plans by the leader's kind.
+	// LeadersByKind counts the window's plans by the leader's kind and the
+	// protocol that ran ("ours/cooperative-sticky"); several kinds that sent
+	// the same applied plan are joined with "|".
 	LeadersByKind map[string]int
 	// MultiLeader counts generations with several leader SyncGroups (kfake
 	// names every member leader when the old leader is gone); Ambiguous
@@ -311,6 +313,11 @@ type Report struct {
 	MultiLeader, Ambiguous int
 	// UndecodedAssignments counts plan entries the harness could not decode.
 	UndecodedAssignments int
+	// Rejoined lists members that got a new member ID while running (they
+	// lost their membership: session expiry, a fenced generation).
+	Rejoined []string
+	// Plans describes every applied plan in the window, one line each.
+	Plans []string
 }
 
 // MedianPause is the median over members of their longest pause, and
@@ -336,6 +343,22 @@ func median(ds []time.Duration) time.Duration {
 	return ds[len(ds)/2]
 }
 
+// PlannedBy counts the window's plans for which led holds for one of the
+// leaders whose plan was applied.
+func (r Report) PlannedBy(led func(kind, protocol string) bool) int {
+	n := 0
+	for key, count := range r.LeadersByKind {
+		kinds, protocol, _ := strings.Cut(key, "/")
+		for _, k := range strings.Split(kinds, "|") {
+			if led(k, protocol) {
+				n += count
+				break
+			}
+		}
+	}
+	return n
+}
+
 // OverlapsLedBy returns the overlaps, eviction windows excepted, of
 // generations whose leader kind and protocol satisfy led.
 func (r Report) OverlapsLedBy(led func(kind, protocol string) bool) []Overlap {
@@ -358,6 +381,12 @@ func (r Report) String() string {
 		r.MedianPause().Round(time.Millisecond), r.MaxPause().Round(time.Millisecond), r.Produced, r.Consumed, r.Duplicates, r.Lost, len(r.Overlaps))
 	if len(r.Uncommitted) > 0 {
 		fmt.Fprintf(&b, ", uncommitted %v", r.Uncommitted)
+	}
+	if len(r.Rejoined) > 0 {
+		fmt.Fprintf(&b, ", rejoined with a new member ID: %v", r.Rejoined)
+	}
+	for _, p := range r.Plans {
+		b.WriteString("\n  plan: " + p)
 	}
 	for _, o := range r.Overlaps {
 		b.WriteString("\n  overlap: " + o.String())
@@ -404,7 +433,7 @@ func (r *Recorder) report(from, to time.Time, kindOf map[string]string, subscrib
 			continue
 		}
 		rep.Rebalances++
-		rep.LeadersByKind[strings.Join(kindsOf(ap.leaders), "|")]++
+		rep.LeadersByKind[strings.Join(kindsOf(ap.leaders), "|")+"/"+s.Protocol]++
 		if len(r.syncs[gen]) > 1 {
 			rep.MultiLeader++
 		}
@@ -412,6 +441,18 @@ func (r *Recorder) report(from, to time.Time, kindOf map[string]string, subscrib
 			rep.Ambiguous++
 		}
 		rep.UndecodedAssignments += len(s.Undecoded)
+		var counts []string
+		withheld := 0
+		for _, tp := range subscribed {
+			if !assigned[tp] {
+				withheld++
+			}
+		}
+		for _, id := range slices.Sorted(maps.Keys(s.Plan)) {
+			counts = append(counts, fmt.Sprintf("%s:%d", r.nameOf(id), len(s.Plan[id])))
+		}
+		rep.Plans = append(rep.Plans, fmt.Sprintf("gen %d %s by %v (%d candidates): %s withheld %d",
+			gen, s.Protocol, ap.leaders, len(r.syncs[gen]), strings.Join(counts, " "), withheld))
 		for _, tp := range subscribed {
 			if !assigned[tp] {
 				rep.Withheld++
@@ -473,6 +514,16 @@ func (r *Recorder) report(from, to time.Time, kindOf map[string]string, subscrib
 			}
 		}
 		rep.LongestPause[name] = longest
+	}
+
+	ids := map[string]int{}
+	for _, name := range r.memberIDs {
+		ids[name]++
+	}
+	for _, name := range slices.Sorted(maps.Keys(ids)) {
+		if ids[name] > 1 {
+			rep.Rejoined = append(rep.Rejoined, name)
+		}
 	}
 
 	// Records.

@@ -165,9 +165,10 @@ func Crash(h *Harness, k Kind) error {
 
 // Mixed is scenario (d): sarama members with k, franz-go members with
 // kgo.CooperativeStickyBalancer and sarama members with sarama's own
-// cooperative-sticky in one group (all named cooperative-sticky). The member
-// whose plan was applied is restarted until every kind has led a rebalance
-// in the window (at most 12 restarts; kfake picks the next leader).
+// cooperative-sticky in one group (all named cooperative-sticky). Every
+// member is restarted once, the leader first whenever it has not been yet,
+// and leaders go on being restarted until every kind has led a rebalance in
+// the window (at most 12 restarts; kfake picks the next leader).
 func Mixed(h *Harness, k Kind) error {
 	kinds := []Kind{k, KgoCooperativeSticky, SaramaCooperativeSticky, k, KgoCooperativeSticky, SaramaCooperativeSticky}
 	var ms []*Member
@@ -182,15 +183,28 @@ func Mixed(h *Harness, k Kind) error {
 		}
 	}
 	h.MarkStart()
+	restarted := map[int]bool{}
 	for round := 1; round <= 12; round++ {
-		if led := h.leadersSinceStart(); led[k.Name] && led[KgoCooperativeSticky.Name] && led[SaramaCooperativeSticky.Name] {
+		led := h.leadersSinceStart()
+		if len(restarted) == len(ms) && led[k.Name] && led[KgoCooperativeSticky.Name] && led[SaramaCooperativeSticky.Name] {
 			break
 		}
+		// Restart the leader; once it has been restarted, the next member
+		// not yet restarted.
 		leader := h.currentLeader()
 		i := slices.IndexFunc(ms, func(m *Member) bool { return m.Name == leader })
 		if i < 0 {
 			return fmt.Errorf("e2e: mixed: leader %q is not a live member", leader)
 		}
+		if restarted[i] {
+			for j := range ms {
+				if !restarted[j] {
+					i = j
+					break
+				}
+			}
+		}
+		restarted[i] = true
 		if err := roll(h, ms, i, ms[i].Kind, round); err != nil {
 			return err
 		}
