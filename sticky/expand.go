@@ -39,84 +39,103 @@ func (pr *problem) expand(f *flows) {
 		total += n
 	}
 	keys := make([]uint64, total)
-	fill := make([]int32, len(partialFrom))
+	if total > 0 {
+		fill := make([]int32, len(partialFrom))
+		for t := range ix.Topics {
+			s := pr.topicSet[t]
+			lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
+			for p := lo; p < hi; p++ {
+				c := pr.partClass[p]
+				pr.assign[p] = -1
+				if c < 0 || partial[c] < 0 {
+					continue
+				}
+				j := partial[c]
+				k := int32(len(pr.sets[s]))
+				d := (ownerPos[j] - pr.target(int32(t), p) + k) % k
+				keys[partialFrom[j]+fill[j]] = uint64(d)<<32 | uint64(p)
+				fill[j]++
+			}
+		}
+		for c, j := range partial {
+			if j < 0 {
+				continue
+			}
+			ks := keys[partialFrom[j] : partialFrom[j]+fill[j]]
+			slices.Sort(ks)
+			o := pr.classOwner[c]
+			for _, key := range ks[:f.keep[c]] {
+				pr.assign[uint32(key)] = o
+			}
+		}
+	}
+	pr.deal(f, partial, total > 0)
+}
+
+// deal gives every class that its owner keeps whole to the owner, and hands
+// out every hub's pool (the subscribed partitions still unassigned) with a
+// [dealer]. The first round of the dealer (every partition to its target if
+// that member has room) runs in the same sweep, in flat order; only the
+// partitions it leaves are collected, by hub, for the rest of the deal.
+//
+// With kept set, pr.assign already holds -1 or the owner for every
+// partition; otherwise deal writes every entry.
+func (pr *problem) deal(f *flows, partial []int32, kept bool) {
+	ix := pr.ix
+	var left []leftover
 	for t := range ix.Topics {
 		s := pr.topicSet[t]
 		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
-		for p := lo; p < hi; p++ {
-			c := pr.partClass[p]
-			pr.assign[p] = -1
-			if c < 0 {
-				continue
+		if s < 0 {
+			for p := lo; p < hi; p++ {
+				pr.assign[p] = -1
 			}
-			o := pr.classOwner[c]
-			if o < 0 || f.keep[c] == 0 {
-				continue
-			}
-			j := partial[c]
-			if j < 0 {
-				pr.assign[p] = o
-				continue
-			}
-			k := int32(len(pr.sets[s]))
-			d := (ownerPos[j] - pr.target(int32(t), p) + k) % k
-			keys[partialFrom[j]+fill[j]] = uint64(d)<<32 | uint64(p)
-			fill[j]++
-		}
-	}
-	for c, j := range partial {
-		if j < 0 {
 			continue
 		}
-		ks := keys[partialFrom[j] : partialFrom[j]+fill[j]]
-		slices.Sort(ks)
-		o := pr.classOwner[c]
-		for _, key := range ks[:f.keep[c]] {
-			pr.assign[uint32(key)] = o
-		}
-	}
-	pr.deal(f)
-}
-
-// deal hands out every hub's pool: the subscribed partitions still
-// unassigned, in flat order.
-func (pr *problem) deal(f *flows) {
-	ix := pr.ix
-	H := len(pr.hubSet)
-	from := make([]int32, H+1)
-	for p, c := range pr.partClass {
-		if c >= 0 && pr.assign[p] < 0 {
-			from[pr.classHub[c]+1]++
-		}
-	}
-	for h := range H {
-		from[h+1] += from[h]
-	}
-	pool := make([]int32, from[H])
-	targets := make([]int32, from[H])
-	fill := slices.Clone(from[:H])
-	for t := range ix.Topics {
-		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
-		for p := lo; p < hi; p++ {
+		set := pr.sets[s]
+		k := int32(len(set))
+		at := (pr.topicOffset[t]) % k // target of lo; advances with p
+		for p := lo; p < hi; p, at = p+1, at+1 {
+			if at == k {
+				at = 0
+			}
 			c := pr.partClass[p]
-			if c < 0 || pr.assign[p] >= 0 {
+			if kept && pr.assign[p] >= 0 {
+				continue
+			}
+			if o := pr.classOwner[c]; o >= 0 && partial[c] < 0 && f.keep[c] > 0 {
+				pr.assign[p] = o // the owner keeps the whole class
 				continue
 			}
 			h := pr.classHub[c]
-			pool[fill[h]] = p
-			targets[fill[h]] = pr.target(int32(t), p)
-			fill[h]++
+			if g := f.hubOff[h] + at; f.give[g] > 0 {
+				f.give[g]--
+				pr.assign[p] = set[at]
+				continue
+			}
+			left = append(left, leftover{hub: h, partition: p, target: at})
 		}
 	}
+	if len(left) == 0 {
+		return
+	}
+	slices.SortStableFunc(left, func(a, b leftover) int { return int(a.hub) - int(b.hub) })
 	var d dealer
-	for h := range H {
-		if from[h] == from[h+1] {
-			continue
+	for i := 0; i < len(left); {
+		h := left[i].hub
+		j := i
+		for j < len(left) && left[j].hub == h {
+			j++
 		}
 		set := pr.sets[pr.hubSet[h]]
-		capacity := f.give[f.hubOff[h]:f.hubOff[h+1]]
-		d.deal(pool[from[h]:from[h+1]], targets[from[h]:from[h+1]], capacity, set, pr.assign)
+		d.deal(left[i:j], f.give[f.hubOff[h]:f.hubOff[h+1]], set, pr.assign)
+		i = j
 	}
+}
+
+// leftover is a partition the dealer's first round could not place.
+type leftover struct {
+	hub, partition, target int32
 }
 
 // dealer gives a pool of partitions to the positions of a subscriber set,
@@ -142,23 +161,8 @@ type dealer struct {
 	heap []uint64
 }
 
-func (d *dealer) deal(pool, targets, capacity, set, assign []int32) {
+func (d *dealer) deal(pool []leftover, capacity, set, assign []int32) {
 	k := int32(len(set))
-	rest := 0
-	for i, p := range pool {
-		t := targets[i]
-		if capacity[t] > 0 {
-			capacity[t]--
-			assign[p] = set[t]
-			continue
-		}
-		pool[rest], targets[rest] = p, t
-		rest++
-	}
-	if rest == 0 {
-		return
-	}
-	pool, targets = pool[:rest], targets[:rest]
 	var left int32
 	for _, c := range capacity {
 		left += c
@@ -187,19 +191,19 @@ func (d *dealer) deal(pool, targets, capacity, set, assign []int32) {
 		return r
 	}
 	h := d.heap[:0]
-	for i, t := range targets {
-		dist := (find(t) - t + k) % k
+	for i, it := range pool {
+		dist := (find(it.target) - it.target + k) % k
 		h = heapPush(h, uint64(dist)<<32|uint64(i))
 	}
 	for len(h) > 0 {
 		var top uint64
 		h, top = heapPop(h)
 		dist, i := int32(top>>32), int32(uint32(top))
-		t := targets[i]
+		t := pool[i].target
 		at := (t + dist) % k
 		if capacity[at] > 0 {
 			capacity[at]--
-			assign[pool[i]] = set[at]
+			assign[pool[i].partition] = set[at]
 			if capacity[at] == 0 {
 				next[at] = (at + 1) % k
 			}

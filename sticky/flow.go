@@ -75,6 +75,7 @@ type network struct {
 	own, flowA, flowB []int32
 	missGive          []bool
 	load              []int32
+	lo, hi            []int32 // per member: the band of optimal loads
 
 	memberHubFrom        []int32 // CSR: member -> (network hub, position)
 	memberHub, memberPos []int32
@@ -119,6 +120,7 @@ func (pr *problem) solveFlow() *flows {
 	}
 	if len(nw.hubs) > 0 {
 		nw.build()
+		nw.lo, nw.hi = nw.bands(nw.optimalLoads())
 		nw.run()
 	}
 	for c, h := range pr.classHub {
@@ -182,7 +184,7 @@ func (nw *network) degree(u int32) int32 {
 		return 2 * int32(len(nw.pr.sets[nw.pr.hubSet[nw.hubs[u-1]]]))
 	case u < nw.sink:
 		m := u - nw.nMember
-		return 1 + 2*(nw.memberHubFrom[m+1]-nw.memberHubFrom[m])
+		return 2 + 2*(nw.memberHubFrom[m+1]-nw.memberHubFrom[m])
 	}
 	return 0
 }
@@ -204,10 +206,13 @@ func (nw *network) arc(u, i int32) (int32, cost, bool) {
 		return v, cost{rm: nw.miss(g) + 1}, true
 	case u < nw.sink:
 		m := u - nw.nMember
-		if i == 0 {
-			return nw.sink, cost{load: 2*int64(nw.load[m]) + 1}, true
+		switch i {
+		case 0: // free up to the band's low end
+			return nw.sink, cost{}, nw.load[m] < nw.lo[m]
+		case 1: // one more, to the band's high end
+			return nw.sink, cost{load: 2*int64(nw.lo[m]) + 1}, nw.load[m] >= nw.lo[m] && nw.load[m] < nw.hi[m]
 		}
-		i--
+		i -= 2
 		x := nw.memberHubFrom[m] + i/2
 		j := nw.memberHub[x]
 		g := nw.f.hubOff[nw.hubs[j]] + nw.memberPos[x]
@@ -219,31 +224,62 @@ func (nw *network) arc(u, i int32) (int32, cost, bool) {
 	return 0, cost{}, false
 }
 
-// push sends one unit along arc i of node u.
-func (nw *network) push(u, i int32) {
+// capacity returns the residual capacity of arc i of node u (which must
+// have some), capped at limit.
+func (nw *network) capacity(u, i, limit int32) int32 {
 	switch {
 	case u == 0:
-		nw.sent[i]++
+		return min(limit, nw.size[i]-nw.sent[i])
 	case u < nw.nMember:
-		g := nw.f.hubOff[nw.hubs[u-1]] + i/2
 		if i%2 == 0 {
-			nw.flowA[g]++
-		} else {
-			nw.flowB[g]++
+			g := nw.f.hubOff[nw.hubs[u-1]] + i/2
+			return min(limit, nw.own[g]-nw.flowA[g])
 		}
+		return limit
 	case u < nw.sink:
 		m := u - nw.nMember
-		if i == 0 {
-			nw.load[m]++
-			return
+		switch i {
+		case 0:
+			return min(limit, nw.lo[m]-nw.load[m])
+		case 1:
+			return min(limit, nw.hi[m]-nw.load[m])
 		}
-		i--
+		i -= 2
 		x := nw.memberHubFrom[m] + i/2
 		g := nw.f.hubOff[nw.hubs[nw.memberHub[x]]] + nw.memberPos[x]
 		if i%2 == 0 {
-			nw.flowA[g]--
+			return min(limit, nw.flowA[g])
+		}
+		return min(limit, nw.flowB[g])
+	}
+	return 0
+}
+
+// push sends n units along arc i of node u.
+func (nw *network) push(u, i, n int32) {
+	switch {
+	case u == 0:
+		nw.sent[i] += n
+	case u < nw.nMember:
+		g := nw.f.hubOff[nw.hubs[u-1]] + i/2
+		if i%2 == 0 {
+			nw.flowA[g] += n
 		} else {
-			nw.flowB[g]--
+			nw.flowB[g] += n
+		}
+	case u < nw.sink:
+		m := u - nw.nMember
+		if i < 2 {
+			nw.load[m] += n
+			return
+		}
+		i -= 2
+		x := nw.memberHubFrom[m] + i/2
+		g := nw.f.hubOff[nw.hubs[nw.memberHub[x]]] + nw.memberPos[x]
+		if i%2 == 0 {
+			nw.flowA[g] -= n
+		} else {
+			nw.flowB[g] -= n
 		}
 	}
 }
@@ -262,17 +298,18 @@ func (nw *network) run() {
 	}
 	for supply > 0 {
 		if !nw.dijkstra() {
-			return // unreachable: every network class has two subscribers
+			return // unreachable: the bands leave room for every partition
 		}
-		for nw.levels() {
+		for supply > 0 && nw.levels() {
 			for i := range nw.cur {
 				nw.cur[i] = 0
 			}
-			for supply > 0 && nw.augment(0) {
-				supply--
-			}
-			if supply == 0 {
-				return
+			for supply > 0 {
+				n := nw.augment(0, int32(min(supply, 1<<30)))
+				if n == 0 {
+					break
+				}
+				supply -= int64(n)
 			}
 		}
 	}
@@ -358,24 +395,30 @@ func (nw *network) levels() bool {
 	return nw.level[nw.sink] >= 0
 }
 
-// augment pushes one unit from u to the sink along admissible arcs that go
-// one level up, advancing each node's current arc past dead ends.
-func (nw *network) augment(u int32) bool {
+// augment pushes up to limit units from u to the sink along admissible
+// arcs that go one level up, advancing each node's current arc past dead
+// ends, and returns how many it pushed.
+func (nw *network) augment(u, limit int32) int32 {
 	if u == nw.sink {
-		return true
+		return limit
 	}
-	for n := nw.degree(u); nw.cur[u] < n; nw.cur[u]++ {
+	var pushed int32
+	for n := nw.degree(u); nw.cur[u] < n && pushed < limit; {
 		i := nw.cur[u]
 		v, c, ok := nw.arc(u, i)
 		if !ok || nw.level[v] != nw.level[u]+1 || !nw.admissible(u, v, c) {
+			nw.cur[u]++
 			continue
 		}
-		if nw.augment(v) {
-			nw.push(u, i)
-			return true
+		got := nw.augment(v, nw.capacity(u, i, limit-pushed))
+		if got == 0 {
+			nw.cur[u]++
+			continue
 		}
+		nw.push(u, i, got)
+		pushed += got
 	}
-	return false
+	return pushed
 }
 
 type heapItem struct {

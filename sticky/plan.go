@@ -36,47 +36,49 @@ func (pr *problem) plan() assignor.Plan {
 	}
 	ids := make([]int32, idFrom[M])
 	runs := make([]assignor.TopicPartitions, runFrom[M])
-	runStart := make([]int32, runFrom[M]) // start of each run in ids
-	idFill := make([]int32, M)
-	runFill := make([]int32, M)
-	for i := range lastTopic {
-		lastTopic[i] = -1
+	// Per member: the next free slot in ids, its current run (in runs) and
+	// where that run started in ids.
+	idFill := idFrom[:M:M]
+	cur := make([]int32, M)
+	start := make([]int32, M)
+	for m := range M {
+		cur[m] = runFrom[m] - 1
+		lastTopic[m] = -1
 	}
 	for t := range ix.Topics {
 		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
-		parts := ix.Topics[t].Partitions
-		for p := lo; p < hi; p++ {
-			m := pr.assign[p]
+		parts := ix.Topics[t].Partitions[:hi-lo]
+		name := ix.Topics[t].Name
+		for i, m := range pr.assign[lo:hi] {
 			if m < 0 {
 				continue
 			}
-			at := idFrom[m] + idFill[m]
+			at := idFill[m]
 			if lastTopic[m] != int32(t) {
+				if r := cur[m]; r >= runFrom[m] {
+					runs[r].Partitions = ids[start[m]:at:at]
+				}
 				lastTopic[m] = int32(t)
-				r := runFrom[m] + runFill[m]
-				runs[r].Topic = ix.Topics[t].Name
-				runStart[r] = at
-				runFill[m]++
+				cur[m]++
+				runs[cur[m]].Topic = name
+				start[m] = at
 			}
-			ids[at] = parts[p-lo]
-			idFill[m]++
+			ids[at] = parts[i]
+			idFill[m] = at + 1
+		}
+	}
+	for m := range M {
+		if r := cur[m]; r >= runFrom[m] {
+			end := idFill[m]
+			runs[r].Partitions = ids[start[m]:end:end]
 		}
 	}
 	plan := assignor.Plan{Members: make([]assignor.MemberPlan, M)}
 	for m, mem := range ix.Members {
 		plan.Members[m].Member = mem.ID
-		lo, hi := runFrom[m], runFrom[m+1]
-		if lo == hi {
-			continue
+		if lo, hi := runFrom[m], runFrom[m+1]; lo < hi {
+			plan.Members[m].Assigned = runs[lo:hi:hi]
 		}
-		for r := lo; r < hi; r++ {
-			end := idFrom[m+1]
-			if r+1 < hi {
-				end = runStart[r+1]
-			}
-			runs[r].Partitions = ids[runStart[r]:end:end]
-		}
-		plan.Members[m].Assigned = runs[lo:hi:hi]
 	}
 	return plan
 }

@@ -1,0 +1,311 @@
+package sticky
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Balance alone (criterion 1) is solved before the flow, because it tells
+// the flow which loads are possible at all, and that makes the flow cheap.
+//
+// The loads of the optimal plans (those minimising the sum of squared loads)
+// form a narrow band: member m's load is L_m or, for some members, one more
+// or one less, never both (Frank and Murota's decreasingly-minimal
+// elements). If one optimal load vector L is known, m can rise to L_m + 1
+// in an optimal plan exactly when a member at L_m + 1 can pass it a
+// partition along a chain of subscribers, and fall to L_m - 1 when m can
+// pass one to a member at L_m - 1 (the two never both hold, or L would not
+// be optimal). With lo_m and hi_m the band, the convex load cost can be cut
+// to: free up to lo_m, 2·lo_m + 1 for the one unit up to hi_m, forbidden
+// beyond. That cut cost has exactly the same minimisers as the sum of
+// squares, and it has at most two prices per member, so the flow needs a
+// handful of phases instead of one per unit of load.
+
+// optimalLoads returns one optimal load vector over the network hubs, on top
+// of nw.load (the settled single-member hubs), and the holdings behind it:
+// held[g] partitions of hub-and-position g.
+//
+// It deals each hub, smallest subscriber set first, by water-filling (the
+// least-loaded subscribers first), then repairs: while some member at the
+// highest unsettled load L can pass a partition along a chain of
+// subscribers to a member at L-2 or less, it does so (as many as keep the
+// two ordered); when none can, every member reachable from the highest ones
+// is settled (nothing they hold can reach a lower member, and nothing can
+// reach them from a member two above). It stops when every member is
+// settled: then no improving chain exists, which is the optimality
+// condition for the sum of squares.
+func (nw *network) optimalLoads() (load, held []int32) {
+	pr := nw.pr
+	load = slices.Clone(nw.load)
+	held = make([]int32, len(nw.f.give))
+	order := make([]int32, len(nw.hubs))
+	for j := range order {
+		order[j] = int32(j)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return cmp.Compare(len(pr.sets[pr.hubSet[nw.hubs[a]]]), len(pr.sets[pr.hubSet[nw.hubs[b]]]))
+	})
+	var scratch []int32
+	for _, j := range order {
+		h := nw.hubs[j]
+		set := pr.sets[pr.hubSet[h]]
+		scratch = waterFill(nw.size[j], set, load, held[nw.f.hubOff[h]:nw.f.hubOff[h+1]], scratch)
+	}
+	nw.repair(load, held)
+	return load, held
+}
+
+// waterFill deals n partitions to the members of set (positions into out),
+// raising the least loaded first; ties go to the first positions.
+func waterFill(n int32, set, load, out, scratch []int32) []int32 {
+	k := len(set)
+	scratch = scratch[:0]
+	for _, m := range set {
+		scratch = append(scratch, load[m])
+	}
+	slices.Sort(scratch)
+	// Find the level T: the largest with sum(max(0, T-load)) <= n.
+	level := scratch[0]
+	left := n
+	i := 1
+	for {
+		for i < k && scratch[i] <= level {
+			i++
+		}
+		next := int32(1 << 30)
+		if i < k {
+			next = scratch[i]
+		}
+		step := min(next-level, left/int32(i))
+		level += step
+		left -= step * int32(i)
+		if i == k || level < next {
+			break
+		}
+	}
+	// Members at or below the level are raised to it; left of them, by
+	// position, get one more.
+	for p, m := range set {
+		if load[m] < level {
+			out[p] += level - load[m]
+			load[m] = level
+		}
+	}
+	for p, m := range set {
+		if left == 0 {
+			break
+		}
+		if load[m] == level {
+			out[p]++
+			load[m]++
+			left--
+		}
+	}
+	return scratch
+}
+
+// exchange walks the exchange graph: from a member, to the hubs where it
+// holds partitions, to their subscribers.
+type exchange struct {
+	nw       *network
+	held     []int32
+	seen     []bool // members
+	hubSeen  []bool // network hubs
+	parent   []int32
+	parentAt []int32 // the held slot the partition leaves from
+	queue    []int32
+}
+
+func newExchange(nw *network, held []int32) *exchange {
+	M := nw.pr.members
+	return &exchange{nw: nw, held: held, seen: make([]bool, M), hubSeen: make([]bool, len(nw.hubs)), parent: make([]int32, M), parentAt: make([]int32, M)}
+}
+
+func (x *exchange) reset() {
+	clear(x.seen)
+	clear(x.hubSeen)
+	x.queue = x.queue[:0]
+}
+
+// forward runs a BFS from the queued members over members not blocked,
+// calling stop on each newly reached member; it returns the member stop
+// accepted, or -1.
+func (x *exchange) forward(blocked []bool, stop func(m int32) bool) int32 {
+	nw, pr := x.nw, x.nw.pr
+	for h := 0; h < len(x.queue); h++ {
+		u := x.queue[h]
+		for k := nw.memberHubFrom[u]; k < nw.memberHubFrom[u+1]; k++ {
+			j := nw.memberHub[k]
+			g := nw.f.hubOff[nw.hubs[j]] + nw.memberPos[k]
+			if x.hubSeen[j] || x.held[g] == 0 {
+				continue
+			}
+			x.hubSeen[j] = true
+			for _, v := range pr.sets[pr.hubSet[nw.hubs[j]]] {
+				if x.seen[v] || (blocked != nil && blocked[v]) {
+					continue
+				}
+				x.seen[v] = true
+				x.parent[v], x.parentAt[v] = u, g
+				if stop(v) {
+					return v
+				}
+				x.queue = append(x.queue, v)
+			}
+		}
+	}
+	return -1
+}
+
+// backward runs a BFS from the queued members against the exchange graph:
+// it reaches every member that can pass a partition to one of them, and
+// calls found on each.
+func (x *exchange) backward(found func(m int32)) {
+	nw, pr := x.nw, x.nw.pr
+	for h := 0; h < len(x.queue); h++ {
+		w := x.queue[h]
+		for k := nw.memberHubFrom[w]; k < nw.memberHubFrom[w+1]; k++ {
+			j := nw.memberHub[k]
+			if x.hubSeen[j] {
+				continue
+			}
+			x.hubSeen[j] = true
+			h := nw.hubs[j]
+			off := nw.f.hubOff[h]
+			for i, u := range pr.sets[pr.hubSet[h]] {
+				if x.seen[u] || x.held[off+int32(i)] == 0 {
+					continue
+				}
+				x.seen[u] = true
+				found(u)
+				x.queue = append(x.queue, u)
+			}
+		}
+	}
+}
+
+// repair improves the water-filled loads to an optimal vector; see
+// optimalLoads.
+func (nw *network) repair(load, held []int32) {
+	pr := nw.pr
+	x := newExchange(nw, held)
+	settled := make([]bool, pr.members)
+	inNetwork := make([]bool, pr.members)
+	for m := range pr.members {
+		inNetwork[m] = nw.memberHubFrom[m+1] > nw.memberHubFrom[m]
+		settled[m] = !inNetwork[m]
+	}
+	for {
+		top := int32(-1)
+		for m := range pr.members {
+			if !settled[m] && load[m] > top {
+				top = load[m]
+			}
+		}
+		if top < 0 {
+			return
+		}
+		x.reset()
+		for m := range pr.members {
+			if !settled[m] && load[m] == top {
+				x.seen[m] = true
+				x.parent[m] = -1
+				x.queue = append(x.queue, int32(m))
+			}
+		}
+		v := x.forward(settled, func(m int32) bool { return load[m] <= top-2 })
+		if v < 0 {
+			for _, m := range x.queue {
+				settled[m] = true
+			}
+			continue
+		}
+		// Pass along the chain back to its source, as many as the chain
+		// carries and keep the source above the receiver.
+		src := v
+		amount := int32(1 << 30)
+		for u := v; x.parent[u] >= 0; u = x.parent[u] {
+			amount = min(amount, held[x.parentAt[u]])
+			src = x.parent[u]
+		}
+		amount = max(1, min(amount, (load[src]-load[v])/2))
+		for u := v; x.parent[u] >= 0; u = x.parent[u] {
+			g := x.parentAt[u]
+			held[g] -= amount
+			j := x.hubOf(g)
+			set := pr.sets[pr.hubSet[nw.hubs[j]]]
+			i, _ := slices.BinarySearch(set, u)
+			held[nw.f.hubOff[nw.hubs[j]]+int32(i)] += amount
+		}
+		load[src] -= amount
+		load[v] += amount
+	}
+}
+
+// hubOf returns the network hub of held slot g.
+func (x *exchange) hubOf(g int32) int32 {
+	nw := x.nw
+	j, found := slices.BinarySearchFunc(nw.hubs, g, func(h int32, g int32) int {
+		if nw.f.hubOff[h+1] <= g {
+			return -1
+		}
+		if nw.f.hubOff[h] > g {
+			return 1
+		}
+		return 0
+	})
+	if !found {
+		return -1
+	}
+	return int32(j)
+}
+
+// bands returns, for the optimal load vector load (with holdings held),
+// each member's lowest and highest load over all optimal plans.
+func (nw *network) bands(load, held []int32) (lo, hi []int32) {
+	pr := nw.pr
+	M := pr.members
+	lo, hi = slices.Clone(load), slices.Clone(load)
+	x := newExchange(nw, held)
+	var values []int32
+	for m := range M {
+		values = append(values, load[m])
+	}
+	slices.Sort(values)
+	values = slices.Compact(values)
+	for i := 1; i < len(values); i++ {
+		v := values[i-1]
+		if values[i] != v+1 {
+			continue
+		}
+		// Members at v reachable from members at v+1 can rise; members at
+		// v+1 that reach one at v can fall.
+		x.reset()
+		for m := range M {
+			if load[m] == v+1 {
+				x.seen[m] = true
+				x.parent[m] = -1
+				x.queue = append(x.queue, int32(m))
+			}
+		}
+		x.forward(nil, func(m int32) bool {
+			if load[m] == v {
+				hi[m] = v + 1
+			}
+			return false
+		})
+		x.reset()
+		for m := range M {
+			if load[m] == v {
+				x.seen[m] = true
+				x.queue = append(x.queue, int32(m))
+			}
+		}
+		x.backward(func(m int32) {
+			if load[m] == v+1 {
+				lo[m] = v
+			}
+		})
+	}
+	return lo, hi
+}
