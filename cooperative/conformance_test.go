@@ -7,6 +7,7 @@ import (
 	"github.com/kgroup/assignor/assignortest"
 	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/roundrobin"
+	"github.com/kgroup/assignor/sticky"
 )
 
 // TestConformance runs the conformance kit on round-robin made cooperative:
@@ -22,4 +23,15 @@ func TestConformanceRevokeUnknown(t *testing.T) {
 	assignortest.Run(t, func() assignor.Assignor {
 		return cooperative.WrapWithConfig(roundrobin.New(), cooperative.Config{RevokeUnknown: true})
 	})
+}
+
+// TestConformanceSticky runs the kit on cooperative-sticky: safety on every
+// case, then balance and stickiness (forwarded from sticky) on the settled
+// round.
+func TestConformanceSticky(t *testing.T) {
+	w := cooperative.Wrap(sticky.New())
+	if w.Name() != "cooperative-sticky" {
+		t.Fatalf("Name = %q, want cooperative-sticky", w.Name())
+	}
+	assignortest.Run(t, func() assignor.Assignor { return cooperative.Wrap(sticky.New()) })
 }

@@ -35,6 +35,8 @@ type simGroup struct {
 	staleTopics []assignor.Topic
 	gen         int32
 	next        int
+	// uniform: every member subscribes to every topic, always.
+	uniform bool
 }
 
 func (s *simGroup) group() assignor.Group {
@@ -77,7 +79,7 @@ func (s *simGroup) round(t *rapid.T, w assignor.Assignor) (assignor.Group, assig
 func (s *simGroup) event(t *rapid.T) {
 	switch kind := rapid.IntRange(0, 9).Draw(t, "event"); kind {
 	case 0: // a member joins
-		s.members = append(s.members, &simMember{id: fmt.Sprintf("m%02d", s.next), topics: drawTopics(t), gen: assignor.NoGeneration})
+		s.members = append(s.members, &simMember{id: fmt.Sprintf("m%02d", s.next), topics: s.drawTopics(t), gen: assignor.NoGeneration})
 		s.next++
 	case 1: // a member leaves cleanly
 		if len(s.members) > 1 {
@@ -108,7 +110,7 @@ func (s *simGroup) event(t *rapid.T) {
 	case 6: // a subscription changes; the member revokes topics it dropped
 		if len(s.members) > 0 {
 			m := s.members[rapid.IntRange(0, len(s.members)-1).Draw(t, "resubscriber")]
-			m.topics = drawTopics(t)
+			m.topics = s.drawTopics(t)
 			var kept []assignor.TopicPartitions
 			for _, tp := range m.owned {
 				if slices.Contains(m.topics, tp.Topic) {
@@ -145,7 +147,10 @@ func (s *simGroup) event(t *rapid.T) {
 	}
 }
 
-func drawTopics(t *rapid.T) []string {
+func (s *simGroup) drawTopics(t *rapid.T) []string {
+	if s.uniform {
+		return allTopics
+	}
 	return rapid.SliceOfNDistinct(rapid.SampledFrom(topicNames), 1, 3, rapid.ID[string]).Draw(t, "topics")
 }
 
@@ -162,20 +167,24 @@ func TestPropertyEvents(t *testing.T) {
 		inner := inners[rapid.IntRange(0, len(inners)-1).Draw(t, "inner")]
 		cfg := Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")}
 		w := WrapWithConfig(inner.a, cfg)
-		s := &simGroup{topics: []assignor.Topic{topic("t0", 4), topic("t1", 3)}}
+		s := &simGroup{topics: []assignor.Topic{topic("t0", 4), topic("t1", 3)}, uniform: inner.uniform}
 		for range rapid.IntRange(1, 4).Draw(t, "initial members") {
-			s.members = append(s.members, &simMember{id: fmt.Sprintf("m%02d", s.next), topics: drawTopics(t), gen: assignor.NoGeneration})
+			s.members = append(s.members, &simMember{id: fmt.Sprintf("m%02d", s.next), topics: s.drawTopics(t), gen: assignor.NoGeneration})
 			s.next++
 		}
 		s.round(t, w)
+		staleLast := false
 		for range rapid.IntRange(0, 12).Draw(t, "events") {
 			for range rapid.IntRange(1, 2).Draw(t, "events this round") {
 				s.event(t)
 			}
+			staleLast = s.staleTopics != nil
 			s.round(t, w)
 		}
-		if s.staleTopics == nil && slices.ContainsFunc(s.members, func(m *simMember) bool { return m.lagging }) {
-			t.Fatalf("lagging member left after its round")
+		if staleLast {
+			// The leader's metadata catching up is an event too: this is
+			// its rebalance.
+			s.round(t, w)
 		}
 		// The last event's rebalance ran; the next round is the follow-up.
 		g, plan := s.round(t, w)
@@ -226,7 +235,7 @@ func TestStableInners(t *testing.T) {
 		}
 		t.Run(inner.name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
-				g := genGroup(t)
+				g := genGroup(t, inner.uniform)
 				for i := range g.Members {
 					g.Members[i].Owned = nil
 				}

@@ -88,7 +88,9 @@ func (hashAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 // keepAssignor keeps every partition with its valid owner when the owner
 // subscribes, and gives the others as hashAssignor does. It is valid but
 // not stable: a partition its previous plan kept with an owner goes by hash
-// once the owner revokes it.
+// once the owner revokes it. (It still settles in practice: it never moves
+// a partition away from a subscribing valid owner, so what the wrapper
+// withholds from it went by hash already.)
 type keepAssignor struct{}
 
 func (keepAssignor) Name() string { return "keep" }
