@@ -161,7 +161,8 @@ func (s *simGroup) drawTopics(t *rapid.T) []string {
 // plan must be safe; with a stable inner assignor the group must settle
 // within two rebalances of the last event: the round after it withholds
 // nothing, and hands every partition of the metadata to the member the
-// inner assignor chose.
+// inner assignor chose. (A "quiet" inner assignor must only withhold
+// nothing in the follow-up round.)
 func TestPropertyEvents(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		inner := inners[rapid.IntRange(0, len(inners)-1).Draw(t, "inner")]
@@ -188,11 +189,14 @@ func TestPropertyEvents(t *testing.T) {
 		}
 		// The last event's rebalance ran; the next round is the follow-up.
 		g, plan := s.round(t, w)
-		if !inner.stable {
+		if !inner.stable && !inner.quiet {
 			return
 		}
 		if plan.FollowUp {
 			t.Fatalf("%s: the follow-up round withholds again:\n%s", inner.name, plan)
+		}
+		if !inner.stable {
+			return
 		}
 		innerPlan, err := inner.a.Assign(g)
 		if err != nil {
