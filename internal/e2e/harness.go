@@ -71,10 +71,11 @@ type Harness struct {
 	produced   map[TP]int64 // end offset (last acked + 1)
 	prodErr    error
 
-	mu       sync.Mutex
-	members  map[string]*Member
-	kindOf   map[string]string
-	from, to time.Time
+	mu         sync.Mutex
+	members    map[string]*Member
+	kindOf     map[string]string
+	instanceOf map[string]string // member name → static instance ID
+	from, to   time.Time
 }
 
 // Start starts the cluster and the producer.
@@ -87,7 +88,7 @@ func Start(opts Options) (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Harness{opts: opts, cluster: c, rec: newRecorder(), produced: map[TP]int64{}, members: map[string]*Member{}, kindOf: map[string]string{}}
+	h := &Harness{opts: opts, cluster: c, rec: newRecorder(), produced: map[TP]int64{}, members: map[string]*Member{}, kindOf: map[string]string{}, instanceOf: map[string]string{}}
 	h.admin, err = kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
 		kgo.ProducerLinger(0), kgo.RetryTimeout(5*time.Second))
 	if err != nil {
@@ -218,6 +219,7 @@ func (h *Harness) Join(name string, kind Kind, instance string) (*Member, error)
 		return nil, fmt.Errorf("e2e: member name %q used twice", name)
 	}
 	h.kindOf[name] = kind.Name
+	h.instanceOf[name] = instance
 	h.members[name] = m
 	h.mu.Unlock()
 	var err error
@@ -358,7 +360,7 @@ func (h *Harness) Finish(script, kind string, timeout time.Duration) (Report, er
 	h.admin.Close()
 	h.cluster.Close()
 
-	rep := h.rec.report(h.from, h.to, h.kindOf, h.subscribed(), produced, committed)
+	rep := h.rec.report(h.from, h.to, h.kindOf, h.instanceOf, h.subscribed(), produced, committed)
 	rep.Script, rep.Kind = script, kind
 	return rep, prodErr
 }

@@ -287,7 +287,8 @@ type Report struct {
 	// Rebalances is the number of generations a leader planned in the window.
 	Rebalances int
 	// Moved counts partitions assigned to a member other than the one that
-	// last had them in an earlier plan; Withheld sums, over plans, subscribed
+	// last had them in an earlier plan (members are told apart by member
+	// ID, static members by instance ID); Withheld sums, over plans, subscribed
 	// partitions left unassigned.
 	Moved, Withheld int
 	// UnownedSeconds is partition-seconds in the window with no member
@@ -395,9 +396,10 @@ func (r Report) String() string {
 }
 
 // report computes the metrics over [from, to]; kindOf maps member names to
-// kinds; subscribed lists every partition the group consumes; produced maps
+// kinds and instanceOf to static instance IDs (a static member keeps its
+// identity across restarts, so its partitions do not count as moved); subscribed lists every partition the group consumes; produced maps
 // partitions to their end offsets; committed to their committed offsets.
-func (r *Recorder) report(from, to time.Time, kindOf map[string]string, subscribed []TP, produced, committed map[TP]int64) Report {
+func (r *Recorder) report(from, to time.Time, kindOf, instanceOf map[string]string, subscribed []TP, produced, committed map[TP]int64) Report {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rep := Report{Window: to.Sub(from), LongestPause: map[string]time.Duration{}, LeadersByKind: map[string]int{}}
@@ -414,6 +416,12 @@ func (r *Recorder) report(from, to time.Time, kindOf map[string]string, subscrib
 	}
 
 	// Plans: rebalances, moves, withheld.
+	identity := func(memberID string) string {
+		if inst := instanceOf[r.nameOf(memberID)]; inst != "" {
+			return "instance " + inst
+		}
+		return memberID
+	}
 	lastOwner := map[TP]string{}
 	for _, gen := range slices.Sorted(maps.Keys(applied)) {
 		ap := applied[gen]
@@ -423,10 +431,10 @@ func (r *Recorder) report(from, to time.Time, kindOf map[string]string, subscrib
 		for id, tps := range s.Plan {
 			for _, tp := range tps {
 				assigned[tp] = true
-				if prev, ok := lastOwner[tp]; ok && prev != id && inWindow {
+				if prev, ok := lastOwner[tp]; ok && prev != identity(id) && inWindow {
 					rep.Moved++
 				}
-				lastOwner[tp] = id
+				lastOwner[tp] = identity(id)
 			}
 		}
 		if !inWindow {
