@@ -23,6 +23,8 @@ type job struct {
 	Shape     workload.Shape    `json:"shape"`
 	Scenario  workload.Scenario `json:"scenario,omitempty"`
 	Script    string            `json:"script,omitempty"`
+	Group     string            `json:"group,omitempty"` // a real-group script (-group)
+	Kind      string            `json:"kind,omitempty"`  // its member kind
 	Seed      uint64            `json:"seed"`
 	Cap       time.Duration     `json:"cap"`
 }
@@ -42,6 +44,7 @@ type result struct {
 	Settled *measure.Quality `json:"settled,omitempty"`
 
 	Script *scriptStats `json:"script,omitempty"`
+	Group  *groupStats  `json:"group,omitempty"`
 }
 
 // scriptStats sums a script's rounds.
@@ -91,25 +94,33 @@ func (w *watchdog) within(d time.Duration, phase string, f func() error) error {
 	return f()
 }
 
-// runChild reads a job from in, runs it and writes the result to out.
+// runChild reads a job from in, runs it and writes the result to out; a
+// phase over the cap ends the process.
 func runChild(in io.Reader, out io.Writer) error {
 	var j job
 	if err := json.NewDecoder(in).Decode(&j); err != nil {
 		return fmt.Errorf("bench child: reading job: %w", err)
 	}
-	w := &watchdog{out: out, exit: os.Exit}
+	runJob(j, &watchdog{out: out, exit: os.Exit})
+	return nil
+}
+
+// runJob runs j and writes its result through w.
+func runJob(j job, w *watchdog) {
 	var r result
 	var err error
-	if j.Script != "" {
+	switch {
+	case j.Group != "":
+		r, err = runGroup(j, w)
+	case j.Script != "":
 		r, err = runScript(j, w)
-	} else {
+	default:
 		r, err = runCell(j, w)
 	}
 	if err != nil {
 		r = result{Err: err.Error()}
 	}
 	w.write(r)
-	return nil
 }
 
 // joinsFor returns the members' joins given their history.

@@ -33,6 +33,7 @@ type config struct {
 	seed       uint64
 	out        string
 	full       bool
+	group      bool
 }
 
 func main() {
@@ -62,6 +63,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		capFlag    = fs.Duration("cap", 0, "time cap per contender run (default 5s; 20s with -full; a script gets twice the cap)")
 		seed       = fs.Uint64("seed", 1, "seed of every input")
 		out        = fs.String("out", "", "directory to write results.md and plots/*.png to")
+		group      = fs.Bool("group", false, "also run the real-group scripts (rolling restart, scale out and in) on an in-process kfake broker")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: go run ./bench [flags]\n\nRuns every contender on the same inputs, each in its own child process, and prints a table.\n\n")
@@ -83,7 +85,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	cfg := config{reps: *reps, cap: 5 * time.Second, seed: *seed, out: *out, full: *full, scriptMax: 10_000}
+	cfg := config{reps: *reps, cap: 5 * time.Second, seed: *seed, out: *out, full: *full, group: *group, scriptMax: 10_000}
 	cfg.shapes = slices.Clone(workload.Shapes)
 	if *full {
 		cfg.shapes = append(cfg.shapes, workload.Full)

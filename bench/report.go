@@ -173,6 +173,15 @@ func writeTable(w io.Writer, res *results) {
 		}
 		tw.Flush()
 	}
+	if len(res.Groups) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(groupHeader, "\t"))
+		for _, gr := range res.Groups {
+			fmt.Fprintln(tw, strings.Join(gr.cells(), "\t"))
+		}
+		tw.Flush()
+	}
 	if bad := invalidPlans(res); len(bad) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "!!! INVALID PLANS !!!")

@@ -56,6 +56,7 @@ type scriptRow struct {
 type results struct {
 	Cells   []*cell
 	Scripts []*scriptRow
+	Groups  []*groupRow
 	Cfg     config
 	Wall    time.Duration
 	Env     []string
@@ -84,6 +85,9 @@ func run(cfg config, spawn spawner, barOut io.Writer) *results {
 		if s.Total() <= cfg.scriptMax {
 			total += len(cfg.scripts) * len(scriptContenders)
 		}
+	}
+	if cfg.group {
+		total += len(groupScripts) * len(groupKinds())
 	}
 	bar := newBar(total, barOut)
 	defer bar.Close()
@@ -168,6 +172,9 @@ func run(cfg config, spawn spawner, barOut io.Writer) *results {
 				}
 			}
 		}
+	}
+	if cfg.group {
+		res.Groups = runGroups(spawn, cfg.seed, func() { _ = bar.Add(1) })
 	}
 	return res
 }

@@ -1,0 +1,78 @@
+package contender
+
+import (
+	ibm "github.com/IBM/sarama"
+	"github.com/kgroup/assignor"
+	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/cooperative"
+	"github.com/kgroup/assignor/sticky"
+)
+
+func init() {
+	coop := func() assignor.Assignor { return cooperative.Wrap(sticky.New()) }
+	Register(Contender{Key: "ours-coop", Name: "ours cooperative-sticky", Family: "ours", Cooperative: true, Racks: true, Order: 10,
+		New: func() Runner { return &OursRunner{Assignor: coop()} }})
+	Register(Contender{Key: "ours-sticky", Name: "ours sticky", Family: "ours", Racks: true, Order: 11,
+		New: func() Runner { return &OursRunner{Assignor: sticky.New()} }})
+	Register(Contender{Key: "ours-sarama-coop", Name: "ours cooperative-sticky via sarama adapter", Family: "ours", Cooperative: true, Racks: true, Order: 12,
+		New: func() Runner {
+			return &SaramaRunner{
+				NewStrategy: func() ibm.BalanceStrategy { return mustAdapter(coop(), saramaadapter.Config{}) },
+				NewLeader: func(topics []assignor.Topic, members []MemberJoin) ibm.BalanceStrategy {
+					return mustAdapter(coop(), adapterRacks(topics, members))
+				},
+			}
+		}})
+	Register(Contender{Key: "ours-coop-core", Name: "ours cooperative-sticky (core Assign only)", Family: "ours", Cooperative: true, Racks: true, Core: true, Order: 20,
+		New: func() Runner { return &OursRunner{Assignor: coop(), Core: true} }})
+	Register(Contender{Key: "ours-sticky-core", Name: "ours sticky (core Assign only)", Family: "ours", Racks: true, Core: true, Order: 21,
+		New: func() Runner { return &OursRunner{Assignor: sticky.New(), Core: true} }})
+}
+
+// mustAdapter builds the sarama adapter; New fails only for a nil assignor or
+// an empty name, neither of which can happen here.
+func mustAdapter(a assignor.Assignor, cfg saramaadapter.Config) ibm.BalanceStrategy {
+	s, err := saramaadapter.New(a, cfg)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// adapterRacks gives the adapter's leader the members' racks (sarama members
+// never send one, so the adapter's MemberRack option supplies them) and the
+// partitions' replica racks (in a real group, from ClientReplicaRacks).
+func adapterRacks(topics []assignor.Topic, members []MemberJoin) saramaadapter.Config {
+	var cfg saramaadapter.Config
+	racks := make(map[string]string)
+	for _, m := range members {
+		if m.Rack != "" {
+			racks[m.ID] = m.Rack
+		}
+	}
+	if len(racks) > 0 {
+		cfg.MemberRack = func(id string) string { return racks[id] }
+	}
+	replicas := make(map[string][][]string)
+	for _, t := range topics {
+		if t.ReplicaRacks != nil {
+			replicas[t.Name] = t.ReplicaRacks // partitions are 0..n-1 in every workload
+		}
+	}
+	if len(replicas) > 0 {
+		cfg.ReplicaRacks = func(topic string, p int32) []string {
+			rs := replicas[topic]
+			if int(p) < len(rs) && p >= 0 {
+				return rs[p]
+			}
+			return nil
+		}
+	}
+	return cfg
+}
+
+// OursSaramaStrategy returns our cooperative-sticky as a sarama strategy for
+// one consumer group member, as a sarama application configures it.
+func OursSaramaStrategy() ibm.BalanceStrategy {
+	return mustAdapter(cooperative.Wrap(sticky.New()), saramaadapter.Config{})
+}
