@@ -1,16 +1,24 @@
 package sarama_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	ibm "github.com/IBM/sarama"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"go.uber.org/goleak"
 
 	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/internal/e2e"
+	"github.com/kgroup/assignor/sticky"
 )
 
 // sarama's go-metrics meter goroutine never exits.
@@ -62,10 +70,15 @@ func check(t *testing.T, s e2e.Script) e2e.Report {
 	return rep
 }
 
-// TestE2EShort runs the rolling restart in plain `go test` (about 15 s).
+// TestE2EShort runs the rolling restart and the crash in plain `go test`
+// (about 10 s).
 func TestE2EShort(t *testing.T) {
-	s, _ := e2e.ScriptNamed("rolling-restart")
-	check(t, s)
+	for _, name := range []string{"rolling-restart", "crash"} {
+		t.Run(name, func(t *testing.T) {
+			s, _ := e2e.ScriptNamed(name)
+			check(t, s)
+		})
+	}
 }
 
 // TestE2E runs every scenario with ours; set ASSIGNOR_E2E=1.
@@ -109,5 +122,114 @@ func TestE2EFigures(t *testing.T) {
 	}
 	rows := e2e.Figures(single, []e2e.Kind{ours, e2e.SaramaCooperativeSticky, e2e.SaramaSticky}, 3, e2e.Options{}, progress)
 	rows = append(rows, e2e.Figures(migrate, []e2e.Kind{ours, e2e.SaramaCooperativeSticky}, 3, e2e.Options{}, progress)...)
+	mixed, _ := e2e.ScriptNamed("mixed")
+	rows = append(rows, e2e.Figures([]e2e.Script{mixed}, []e2e.Kind{ours}, 3, e2e.Options{}, progress)...)
 	t.Log("\n" + e2e.Markdown(rows))
+}
+
+// TestClientReplicaRacks reads replica racks through a real sarama client:
+// kfake puts every broker in rack "krack", so each partition's replicas
+// collapse to that one rack; an unknown partition has none.
+func TestClientReplicaRacks(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(3), kfake.SeedTopics(2, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cfg := ibm.NewConfig()
+	cfg.Version = ibm.V3_2_0_0
+	client, err := ibm.NewClient(c.ListenAddrs(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	racks := saramaadapter.ClientReplicaRacks(client)
+	for p := range int32(2) {
+		if got := racks("t", p); !slices.Equal(got, []string{"krack"}) {
+			t.Errorf("t/%d: racks %v, want [krack]", p, got)
+		}
+	}
+	if got := racks("t", 9); got != nil {
+		t.Errorf("t/9: racks %v, want none", got)
+	}
+}
+
+// TestSharedStrategyDetectedInAGroup shares one strategy value between two members
+// of a group, which the doc forbids: the strategy must notice (two
+// assignments in one generation) and say so.
+func TestSharedStrategyDetectedInAGroup(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(4, "t"), kfake.GroupMinSessionTimeout(100*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var mu sync.Mutex
+	var logs []string
+	shared, err := saramaadapter.New(cooperative.Wrap(sticky.New()), saramaadapter.Config{Logf: func(f string, a ...any) {
+		mu.Lock()
+		logs = append(logs, fmt.Sprintf(f, a...))
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var groups []ibm.ConsumerGroup
+	var wg sync.WaitGroup
+	for i := range 2 {
+		cfg := ibm.NewConfig()
+		cfg.Version = ibm.V3_2_0_0
+		cfg.ClientID = fmt.Sprintf("m%d", i)
+		cfg.Consumer.Group.Rebalance.GroupStrategies = []ibm.BalanceStrategy{shared}
+		cfg.Consumer.Group.Heartbeat.Interval = 100 * time.Millisecond
+		cfg.Consumer.Group.Session.Timeout = time.Second
+		cfg.Consumer.Group.Rebalance.Retry.Backoff = 50 * time.Millisecond
+		g, err := ibm.NewConsumerGroup(c.ListenAddrs(), "shared", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups = append(groups, g)
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				if err := g.Consume(ctx, []string{"t"}, idle{}); errors.Is(err, ibm.ErrClosedConsumerGroup) {
+					return
+				}
+			}
+		})
+	}
+	detected := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.ContainsFunc(logs, func(l string) bool { return strings.Contains(l, "shared by several members") })
+	}
+	for ctx.Err() == nil && !detected() {
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	for _, g := range groups {
+		_ = g.Close()
+	}
+	wg.Wait()
+	if !detected() {
+		t.Fatalf("sharing not detected; logs %q", logs)
+	}
+}
+
+// idle is a handler that holds its claims and consumes nothing.
+type idle struct{}
+
+func (idle) Setup(ibm.ConsumerGroupSession) error   { return nil }
+func (idle) Cleanup(ibm.ConsumerGroupSession) error { return nil }
+func (idle) ConsumeClaim(sess ibm.ConsumerGroupSession, claim ibm.ConsumerGroupClaim) error {
+	for {
+		select {
+		case _, ok := <-claim.Messages():
+			if !ok {
+				return nil
+			}
+		case <-sess.Context().Done():
+			return nil
+		}
+	}
 }
