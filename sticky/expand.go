@@ -10,10 +10,10 @@ import "slices"
 // it keeps is spread over topics the way a fresh plan would spread it.
 //
 // Giving: each hub's pool (released and unowned partitions) is dealt by
-// [distribute], which is consistent under restriction: dealing any subset of
-// a pool with the counts it got the first time gives every partition of the
-// subset to the same member. That, with the stable quotas, is what makes the
-// plan stable for the cooperative follow-up round.
+// [problem.deal], which is consistent under restriction: dealing any subset
+// of a pool with the counts it got the first time gives every partition of
+// the subset to the same member. That, with the stable quotas, is what makes
+// the plan stable for the cooperative follow-up round.
 func (pr *problem) expand(f *flows) {
 	ix := pr.ix
 	P := len(pr.partClass)
@@ -73,16 +73,46 @@ func (pr *problem) expand(f *flows) {
 }
 
 // deal gives every class that its owner keeps whole to the owner, and hands
-// out every hub's pool (the subscribed partitions still unassigned) with a
-// [dealer]. The first round of the dealer (every partition to its target if
-// that member has room) runs in the same sweep, in flat order; only the
-// partitions it leaves are collected, by hub, for the rest of the deal.
+// out every hub's pool (the subscribed partitions still unassigned), all in
+// one sweep in flat order: each pool partition goes to the first member, in
+// the hub's subscriber set and going round from the partition's target
+// position, that still has room (f.give). A union-find over the positions
+// skips the full ones, so the sweep costs O(P α(M)).
+//
+// This rule depends on neither ownership nor input order, spreads each topic
+// (consecutive partitions aim at consecutive members), and is consistent
+// under restriction: dealing any subset S of a pool, with each member's room
+// set to how many of S the full deal gave it, gives every partition of S to
+// the same member. (When s ∈ S is dealt, every position between its target
+// and its member was full in the full deal before s came, filled by earlier
+// partitions only; in the restricted deal those positions hold exactly the
+// earlier members of S that went there, already dealt, so they are full
+// again, and s's member still has room for s.) That, with the stable quotas,
+// makes the plan stable for the follow-up round of a cooperative rebalance.
+//
+// Worked example: set [M0 M1 M2] with room [1 0 2], pool p0 p1 p2 aimed at
+// M0, M0, M1: p0 → M0; p1 finds M0 full, skips M1 (no room) → M2; p2 finds
+// M1 without room → M2. Dealing only {p2} with room [0 0 1] gives p2 → M2
+// again.
 //
 // With kept set, pr.assign already holds -1 or the owner for every
 // partition; otherwise deal writes every entry.
 func (pr *problem) deal(f *flows, partial []int32, kept bool) {
 	ix := pr.ix
-	var left []leftover
+	// next[g]: for slot g (hub, position), the position to try after it:
+	// itself while it has room. left[h]: room left in hub h.
+	next := make([]int32, len(f.give))
+	left := make([]int32, len(pr.hubSet))
+	for h := range pr.hubSet {
+		off, k := f.hubOff[h], f.hubOff[h+1]-f.hubOff[h]
+		for i := range k {
+			next[off+i] = i
+			if f.give[off+i] == 0 {
+				next[off+i] = (i + 1) % k
+			}
+			left[h] += f.give[off+i]
+		}
+	}
 	for t := range ix.Topics {
 		s := pr.topicSet[t]
 		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
@@ -94,7 +124,7 @@ func (pr *problem) deal(f *flows, partial []int32, kept bool) {
 		}
 		set := pr.sets[s]
 		k := int32(len(set))
-		at := (pr.topicOffset[t]) % k // target of lo; advances with p
+		at := pr.topicOffset[t] % k // target of lo; advances with p
 		for p := lo; p < hi; p, at = p+1, at+1 {
 			if at == k {
 				at = 0
@@ -108,150 +138,31 @@ func (pr *problem) deal(f *flows, partial []int32, kept bool) {
 				continue
 			}
 			h := pr.classHub[c]
-			if g := f.hubOff[h] + at; f.give[g] > 0 {
-				f.give[g]--
-				pr.assign[p] = set[at]
+			if left[h] == 0 {
+				pr.assign[p] = -1 // the solver gave the pool too little room: a bug
 				continue
 			}
-			left = append(left, leftover{hub: h, partition: p, target: at})
-		}
-	}
-	if len(left) == 0 {
-		return
-	}
-	slices.SortStableFunc(left, func(a, b leftover) int { return int(a.hub) - int(b.hub) })
-	var d dealer
-	for i := 0; i < len(left); {
-		h := left[i].hub
-		j := i
-		for j < len(left) && left[j].hub == h {
-			j++
-		}
-		set := pr.sets[pr.hubSet[h]]
-		d.deal(left[i:j], f.give[f.hubOff[h]:f.hubOff[h+1]], set, pr.assign)
-		i = j
-	}
-}
-
-// leftover is a partition the dealer's first round could not place.
-type leftover struct {
-	hub, partition, target int32
-}
-
-// dealer gives a pool of partitions to the positions of a subscriber set,
-// capacity[i] to position i, in the one order that depends on neither
-// ownership nor the input's order: the pairs (partition, position) by
-// increasing (distance from the partition's target to the position, going
-// round the set; partition), each taken when both are still free. That is
-// the greedy matching for a score both sides agree on, so it is the unique
-// stable matching, and restricting it to a subset of the pool with the
-// counts it gave yields the same pairs: the property the follow-up round of
-// a cooperative rebalance needs.
-//
-// Worked example: set [M0 M1 M2], capacities [1 0 2], pool p0..p2 aimed at
-// M0, M0, M1. Distance 0: p0 → M0; p1 finds M0 full, p2 finds M1 empty of
-// capacity. Then p1 at distance 2 reaches M2, and p2 at distance 1 reaches
-// M2, in the order (1, p2), (2, p1): M0: p0, M2: p1 p2.
-//
-// Cost: O(n) when every partition gets its target, otherwise
-// O(n + m log m) for the m that do not, with a union-find skipping full
-// positions.
-type dealer struct {
-	next []int32
-	heap []uint64
-}
-
-func (d *dealer) deal(pool []leftover, capacity, set, assign []int32) {
-	k := int32(len(set))
-	var left int32
-	for _, c := range capacity {
-		left += c
-	}
-	if left == 0 {
-		return // the solver gave the pool fewer slots than partitions: a bug
-	}
-	if cap(d.next) < int(k) {
-		d.next = make([]int32, k)
-	}
-	next := d.next[:k]
-	for i := range next {
-		next[i] = int32(i)
-		if capacity[i] == 0 {
-			next[i] = (int32(i) + 1) % k
-		}
-	}
-	find := func(x int32) int32 {
-		r := x
-		for next[r] != r {
-			r = next[r]
-		}
-		for next[x] != r {
-			next[x], x = r, next[x]
-		}
-		return r
-	}
-	h := d.heap[:0]
-	for i, it := range pool {
-		dist := (find(it.target) - it.target + k) % k
-		h = heapPush(h, uint64(dist)<<32|uint64(i))
-	}
-	for len(h) > 0 {
-		var top uint64
-		h, top = heapPop(h)
-		dist, i := int32(top>>32), int32(uint32(top))
-		t := pool[i].target
-		at := (t + dist) % k
-		if capacity[at] > 0 {
-			capacity[at]--
-			assign[pool[i].partition] = set[at]
-			if capacity[at] == 0 {
-				next[at] = (at + 1) % k
+			off := f.hubOff[h]
+			pos := findRoom(next[off:off+k], at)
+			g := off + pos
+			pr.assign[p] = set[pos]
+			left[h]--
+			if f.give[g]--; f.give[g] == 0 {
+				next[g] = (pos + 1) % k
 			}
-			if left--; left == 0 {
-				break
-			}
-			continue
 		}
-		dist = (find(at) - t + k) % k
-		h = heapPush(h, uint64(dist)<<32|uint64(i))
 	}
-	d.heap = h
 }
 
-func heapPush(h []uint64, x uint64) []uint64 {
-	h = append(h, x)
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if h[p] <= h[i] {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
+// findRoom follows next from position x to the first position with room,
+// compressing the path.
+func findRoom(next []int32, x int32) int32 {
+	r := x
+	for next[r] != r {
+		r = next[r]
 	}
-	return h
-}
-
-func heapPop(h []uint64) ([]uint64, uint64) {
-	top := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	h = h[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && h[r] < h[l] {
-			m = r
-		}
-		if h[i] <= h[m] {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
+	for next[x] != r {
+		next[x], x = r, next[x]
 	}
-	return h, top
+	return r
 }
