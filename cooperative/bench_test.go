@@ -8,6 +8,7 @@ import (
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/roundrobin"
+	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -26,7 +27,8 @@ func benchShapes() []benchShape {
 // benchGroups returns the shape's group with every member owning its
 // round-robin plan at generation 5 ("settled"), and the same group with
 // one more member joining ("join+1": round-robin moves almost every
-// partition, so the wrapper withholds almost everything).
+// partition, so the wrapper withholds almost everything; sticky moves what
+// balance needs).
 func benchGroups(b *testing.B, s benchShape) (settled, joined assignor.Group) {
 	var topics []string
 	for t := range s.topics {
@@ -51,8 +53,8 @@ func benchGroups(b *testing.B, s benchShape) (settled, joined assignor.Group) {
 }
 
 // BenchmarkWrap measures the leader's cooperative rebalance around
-// round-robin on a group whose members own partitions, next to the bare
-// round-robin and the wire floor (decoding every member's subscription and
+// round-robin and sticky on a group whose members own partitions, next to
+// the bare assignors and the wire floor (decoding every member's subscription and
 // encoding every member's assignment, the work no leader can avoid), in the
 // same binary on the same inputs; wrapper-only is the wrapper around a plan
 // computed beforehand, its own cost. Compare medians over -count runs:
@@ -96,6 +98,23 @@ func BenchmarkWrap(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := wrapped.Assign(sc.g); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			coopSticky := cooperative.Wrap(sticky.New())
+			b.Run(prefix+"/sticky", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := sticky.New().Assign(sc.g); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(prefix+"/cooperative-sticky", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := coopSticky.Assign(sc.g); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -16,7 +16,8 @@ type rebalance struct {
 	cfg Config
 	// target[p] is the member the inner assignor gave partition p, or -1.
 	target []int32
-	// final[p] is the member that holds p after this round, or -1.
+	// final[p] is the member that holds p after this round, or -1. Without
+	// sets to build, it is target's own array, overwritten by decide.
 	final []int32
 	// innerBack[i]: the inner assignor itself assigned the outside claim
 	// ix.Outside[i] to its claimer (allowed when the claimer is its valid
@@ -80,6 +81,10 @@ func (w *wrapper) split(g assignor.Group, withSets bool) (Sets, assignor.Plan, e
 	r.readInner(innerPlan)
 	if len(r.errs) > 0 {
 		return Sets{}, assignor.Plan{}, r.err(w.name)
+	}
+	if withSets {
+		// The sets need the inner plan's targets after the decision.
+		r.final = make([]int32, len(r.target))
 	}
 	r.decide()
 	if err := r.verify(); err != nil {
@@ -205,9 +210,14 @@ func (r *rebalance) subscribes(m int32, topic string) bool {
 // plan is M0: t0p0, M1: t0p1, M2: t0p2 (unclaimed): M0 keeps t0p0, t0p1 is
 // withheld from M1 because M0 still holds it (both revoke it), M2 gets t0p2
 // now.
+//
+// r.final may be r.target's own array (each partition's target is read
+// before its decision is written), unless the caller set it beforehand.
 func (r *rebalance) decide() {
 	ix := r.ix
-	r.final = make([]int32, len(r.target))
+	if r.final == nil {
+		r.final = r.target
+	}
 	for t := range ix.Topics {
 		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
 			to, owner := r.target[p], ix.Owner[p]
