@@ -113,6 +113,15 @@ func (pr *problem) deal(f *flows, partial []int32, kept bool) {
 			left[h] += f.give[off+i]
 		}
 	}
+	// The plan's sizes are counted on the way: partitions and topic runs
+	// per member (see [problem.plan]).
+	M := pr.members
+	pr.idFrom = make([]int32, M+1)
+	pr.runFrom = make([]int32, M+1)
+	lastTopic := make([]int32, M)
+	for i := range lastTopic {
+		lastTopic[i] = -1
+	}
 	for t := range ix.Topics {
 		s := pr.topicSet[t]
 		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
@@ -130,25 +139,32 @@ func (pr *problem) deal(f *flows, partial []int32, kept bool) {
 				at = 0
 			}
 			c := pr.partClass[p]
-			if kept && pr.assign[p] >= 0 {
-				continue
+			m := int32(-1)
+			switch o := pr.classOwner[c]; {
+			case kept && pr.assign[p] >= 0:
+				m = pr.assign[p] // kept by a partial owner
+			case o >= 0 && partial[c] < 0 && f.keep[c] > 0:
+				m = o // the owner keeps the whole class
+			default:
+				h := pr.classHub[c]
+				if left[h] == 0 {
+					pr.assign[p] = -1 // the solver gave the pool too little room: a bug
+					continue
+				}
+				off := f.hubOff[h]
+				pos := findRoom(next[off:off+k], at)
+				g := off + pos
+				m = set[pos]
+				left[h]--
+				if f.give[g]--; f.give[g] == 0 {
+					next[g] = (pos + 1) % k
+				}
 			}
-			if o := pr.classOwner[c]; o >= 0 && partial[c] < 0 && f.keep[c] > 0 {
-				pr.assign[p] = o // the owner keeps the whole class
-				continue
-			}
-			h := pr.classHub[c]
-			if left[h] == 0 {
-				pr.assign[p] = -1 // the solver gave the pool too little room: a bug
-				continue
-			}
-			off := f.hubOff[h]
-			pos := findRoom(next[off:off+k], at)
-			g := off + pos
-			pr.assign[p] = set[pos]
-			left[h]--
-			if f.give[g]--; f.give[g] == 0 {
-				next[g] = (pos + 1) % k
+			pr.assign[p] = m
+			pr.idFrom[m+1]++
+			if lastTopic[m] != int32(t) {
+				lastTopic[m] = int32(t)
+				pr.runFrom[m+1]++
 			}
 		}
 	}

@@ -2,34 +2,18 @@ package sticky
 
 import "github.com/kgroup/assignor"
 
-// plan builds the [assignor.Plan] from pr.assign with three allocations
-// whatever the size: the plan entries, one array of partition IDs shared by
-// all members, and one array of topic entries shared by all members (each
+// plan builds the [assignor.Plan] from pr.assign and the sizes deal counted,
+// with a fixed number of allocations whatever the size: the plan entries,
+// one array of partition IDs shared by all members, one array of topic
+// entries shared by all members, and per-member scratch (each
 // member's slices have their capacity clipped, so appending to one never
 // writes into another). Assigned lists come out sorted by topic, then
 // partition, because flat order is that order. O(P + M).
 func (pr *problem) plan() assignor.Plan {
 	ix := pr.ix
 	M := pr.members
-	idFrom := make([]int32, M+1)
-	runFrom := make([]int32, M+1)
+	idFrom, runFrom := pr.idFrom, pr.runFrom
 	lastTopic := make([]int32, M)
-	for i := range lastTopic {
-		lastTopic[i] = -1
-	}
-	for t := range ix.Topics {
-		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
-		for _, m := range pr.assign[lo:hi] {
-			if m < 0 {
-				continue
-			}
-			idFrom[m+1]++
-			if lastTopic[m] != int32(t) {
-				lastTopic[m] = int32(t)
-				runFrom[m+1]++
-			}
-		}
-	}
 	for m := range M {
 		idFrom[m+1] += idFrom[m]
 		runFrom[m+1] += runFrom[m]

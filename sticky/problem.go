@@ -49,6 +49,9 @@ type problem struct {
 	partClass []int32 // per flat partition: class, or -1 (nobody subscribes)
 
 	assign []int32 // result: per flat partition, member or -1
+	// Set by deal, used by plan: per member m, idFrom[m+1] partitions and
+	// runFrom[m+1] topic runs (prefix sums taken by plan).
+	idFrom, runFrom []int32
 }
 
 func newProblem(ix *assignor.Index, racks bool) *problem {
