@@ -44,7 +44,7 @@ func Example() {
 	// m3 gen 4: t0[3]
 	// elapsed 2.644s: 2 rebalances, 2 plans (1 with withheld partitions)
 	// partitions: 3 moved, 3 withheld, 3 revoked, 0 lost
-	// members: 0 evicted, 0 fenced
+	// members: 0 evicted, 0 fenced, 0 rejected
 	// partition-time without owner: 0.220s
 	// partition-time owned by an evicted member too: 0.000s
 	// longest member pause: none

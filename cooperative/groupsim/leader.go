@@ -63,11 +63,20 @@ func (s *Sim) lead(p *process, j joinAnswer) map[string]assignment {
 			given[k] = true
 		}
 	}
+	claimants := map[partition][]string{}
+	for _, m := range g.Members {
+		for _, k := range flatten(m.Owned) {
+			claimants[k] = append(claimants[k], m.ID)
+		}
+	}
 	withheld := 0
+	s.withheld = map[partition][]string{}
+	s.withheldGen = j.gen
 	for _, t := range g.Topics {
 		for _, i := range t.Partitions {
-			if !given[partition{t.Name, i}] {
+			if k := (partition{t.Name, i}); !given[k] {
 				withheld++
+				s.withheld[k] = claimants[k]
 			}
 		}
 	}

@@ -186,6 +186,8 @@ func (p *process) do(a member.Action) {
 			s.tracef("%s stops: %v", p.id(), a.Err)
 			if errors.Is(a.Err, member.ErrFenced) {
 				s.acct.fenced++
+			} else {
+				s.acct.rejected++
 			}
 		}
 		p.exit()

@@ -316,6 +316,9 @@ func (s *Sim) execSettle(a *args) (string, error) {
 	c := s.coord
 	out := fmt.Sprintf("settled in %s at %s: generation %d, %d members, protocol %s, leader %s\n",
 		fmtTime(took), fmtTime(s.now), c.generation, len(c.members), c.protocol, s.Leader())
+	if len(s.stranded) > 0 {
+		out += fmt.Sprintf("%d partitions without owner: withheld from a static member replaced before it synced, so nobody rejoins to hand them over (no NEEDS_REJOIN on the wire)\n", len(s.stranded))
+	}
 	if len(s.missed) > 0 {
 		out += fmt.Sprintf("%d partitions without owner: the restarted static leader skipped the assignment and missed a topic change (KIP-814)\n", len(s.missed))
 	}

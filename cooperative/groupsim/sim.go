@@ -87,8 +87,11 @@ type Sim struct {
 	pending  int // restarts scheduled but not yet started
 	inFlight int // JoinGroup, SyncGroup and LeaveGroup messages in flight
 
-	planView map[string]int32 // the leader's metadata in the last plan
-	missed   []partition      // see checkComplete
+	planView    map[string]int32       // the leader's metadata in the last plan
+	withheld    map[partition][]string // the last plan's withheld partitions and their claimants
+	withheldGen int32                  // the generation of that plan
+	missed      []partition            // see checkComplete
+	stranded    []partition            // see checkComplete
 
 	acct     accounting
 	failures []string
@@ -182,7 +185,7 @@ func (s *Sim) Settle(limit time.Duration) (time.Duration, error) {
 			return s.now - start, fmt.Errorf("%w within %v: %s", ErrNotSettled, limit, s.unsettledReason())
 		}
 	}
-	s.missed = s.checkComplete()
+	s.missed, s.stranded = s.checkComplete()
 	return s.now - start, nil
 }
 
@@ -231,7 +234,14 @@ func (s *Sim) unsettledReason() string {
 // with, so a topic change made while it was down goes unnoticed until the
 // next rebalance. Such partitions (of a topic whose metadata differs from
 // the last plan's, while the leader skipped) are returned, not failed.
-func (s *Sim) checkComplete() (missed []partition) {
+//
+// The other is the wire's: a partition the current generation's plan
+// withheld is handed over only when its claimant revokes it and rejoins
+// (the wire has no NEEDS_REJOIN). If every claimant was a static member
+// replaced by a new instance before it synced, nobody rejoins and the
+// partition is stranded until the next rebalance. Such partitions are
+// returned too.
+func (s *Sim) checkComplete() (missed, stranded []partition) {
 	owners := s.owners()
 	skipped := false
 	if p := s.procs[s.Leader()]; p != nil {
@@ -246,9 +256,28 @@ func (s *Sim) checkComplete() (missed []partition) {
 			missed = append(missed, k)
 			continue
 		}
+		if n == 0 && s.strandedByReplacement(k) {
+			stranded = append(stranded, k)
+			continue
+		}
 		s.fail("settled group: %s has %d owners", k, n)
 	}
-	return missed
+	return missed, stranded
+}
+
+// strandedByReplacement reports whether the current generation's plan
+// withheld k from claimants that are all gone from the group.
+func (s *Sim) strandedByReplacement(k partition) bool {
+	claimants, ok := s.withheld[k]
+	if !ok || s.withheldGen != s.coord.generation || len(claimants) == 0 {
+		return false
+	}
+	for _, id := range claimants {
+		if _, in := s.coord.members[id]; in {
+			return false
+		}
+	}
+	return true
 }
 
 // subscribedPartitions returns the cluster's partitions of topics some

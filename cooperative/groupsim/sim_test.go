@@ -12,6 +12,7 @@ import (
 	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/cooperative/groupsim"
 	"github.com/kgroup/assignor/roundrobin"
+	"github.com/kgroup/assignor/sticky"
 )
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the scripts in testdata/")
@@ -21,6 +22,8 @@ func factories() map[string]groupsim.Factory {
 	return map[string]groupsim.Factory{
 		"roundrobin":             roundrobin.New,
 		"cooperative-roundrobin": func() assignor.Assignor { return cooperative.Wrap(roundrobin.New()) },
+		"sticky":                 func() assignor.Assignor { return sticky.New() },
+		"cooperative-sticky":     func() assignor.Assignor { return cooperative.Wrap(sticky.New()) },
 	}
 }
 

@@ -29,8 +29,9 @@ type Stats struct {
 	Revoked, Lost int
 	// Evictions counts members the coordinator removed (session or
 	// rebalance timeout); Fenced counts processes stopped by
-	// FENCED_INSTANCE_ID.
-	Evictions, Fenced int
+	// FENCED_INSTANCE_ID; Rejected counts processes stopped by another
+	// JoinGroup error (such as INCONSISTENT_GROUP_PROTOCOL).
+	Evictions, Fenced, Rejected int
 	// Unowned is partition-time without an owner: the sum over subscribed
 	// partitions of the time no running member delivered them.
 	Unowned time.Duration
@@ -60,7 +61,7 @@ func (st Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "elapsed %s: %d rebalances, %d plans (%d with withheld partitions)\n", fmtTime(st.Elapsed), st.Rebalances, st.Plans, st.FollowUps)
 	fmt.Fprintf(&b, "partitions: %d moved, %d withheld, %d revoked, %d lost\n", st.Moved, st.Withheld, st.Revoked, st.Lost)
-	fmt.Fprintf(&b, "members: %d evicted, %d fenced\n", st.Evictions, st.Fenced)
+	fmt.Fprintf(&b, "members: %d evicted, %d fenced, %d rejected\n", st.Evictions, st.Fenced, st.Rejected)
 	fmt.Fprintf(&b, "partition-time without owner: %s\n", fmtTime(st.Unowned))
 	fmt.Fprintf(&b, "partition-time owned by an evicted member too: %s\n", fmtTime(st.EvictedOverlap))
 	name, longest := st.MaxPause()
@@ -82,6 +83,7 @@ type accounting struct {
 
 	rebalances, plans, followUps, withheld, moved int
 	revoked, lost, commits, evictions, fenced     int
+	rejected                                      int
 	pauses                                        map[string]time.Duration
 
 	lastOwner map[partition]string // survives resets: who last delivered each partition
@@ -144,7 +146,7 @@ func (s *Sim) Stats() Stats {
 	st := Stats{
 		Elapsed: s.now - a.since, Rebalances: a.rebalances, Plans: a.plans, FollowUps: a.followUps,
 		Moved: a.moved, Withheld: a.withheld, Revoked: a.revoked, Lost: a.lost,
-		Evictions: a.evictions, Fenced: a.fenced, Unowned: a.unownedTime, EvictedOverlap: a.overlapTime,
+		Evictions: a.evictions, Fenced: a.fenced, Rejected: a.rejected, Unowned: a.unownedTime, EvictedOverlap: a.overlapTime,
 		LongestPause: maps.Clone(a.pauses),
 	}
 	for _, p := range s.live {
