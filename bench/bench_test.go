@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -54,11 +55,11 @@ func inProcess(j job) result {
 // TestSmoke runs two tiny shapes through every contender, scenario and
 // script and checks every plan is valid and judged.
 func TestSmoke(t *testing.T) {
-	cfg := config{shapes: tiny, scenarios: workload.Scenarios, contenders: realContenders(), scripts: workload.Scripts,
+	cfg := config{shapes: tiny, scenarios: slices.Concat(workload.Scenarios, workload.Optional), contenders: realContenders(), scripts: workload.Scripts,
 		scriptMax: 1000, reps: 2, cap: 10 * time.Second, seed: 1}
 	res := run(cfg, inProcess, &bytes.Buffer{})
-	if len(res.Cells) != len(tiny)*len(workload.Scenarios) {
-		t.Fatalf("got %d cells, want %d", len(res.Cells), len(tiny)*len(workload.Scenarios))
+	if len(res.Cells) != len(tiny)*len(cfg.scenarios) {
+		t.Fatalf("got %d cells, want %d", len(res.Cells), len(tiny)*len(cfg.scenarios))
 	}
 	for _, cl := range res.Cells {
 		for _, r := range cl.Rows {
@@ -79,7 +80,7 @@ func TestSmoke(t *testing.T) {
 			if r.XFloor == 0 {
 				t.Errorf("%s: no ratio to the floor", name)
 			}
-			if r.C.Family != "floor" && r.C.Key != "sarama-range" && r.C.Key != "sarama-roundrobin" && cl.Scenario != workload.Mixed {
+			if r.C.Family != "floor" && r.C.Key != "sarama-range" && r.C.Key != "sarama-roundrobin" && cl.Scenario != workload.Mixed && cl.Scenario != workload.MixedJoin {
 				// Every sticky contender's settled plan is balanced.
 				q := r.Q
 				if r.Settle != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,7 +70,8 @@ func markdown(res *results, plots []string) string {
 	b.WriteString("\nTimes are the leader's unit of work, the members' encoded JoinGroup metadata in and the encoded assignments out, each repetition in a fresh process, repetitions interleaved across contenders. Absolute times on a shared 2-core VM are noisy; the ratios in the same cell are what count.\n\n")
 
 	b.WriteString("## Headline: cooperative-sticky, bytes in to bytes out\n\n")
-	b.WriteString(mdHeader([]string{"shape", "scenario", "ours", "franz-go", "ours ÷ franz-go", "sarama", "floor", "ours ÷ floor", "ours MB / franz-go MB", "ours moves", "franz-go moves"}))
+	b.WriteString("Targets (issue 7): from 10k partitions up, ours at most 0.5× franz-go's median; at 1k never slower; within 3× of the floor everywhere (where franz-go is capped or cannot run the scenario, the floor bound alone applies).\n\n")
+	b.WriteString(mdHeader([]string{"shape", "scenario", "ours", "franz-go", "ours ÷ franz-go", "sarama", "floor", "ours ÷ floor", "ours MB / franz-go MB", "ours moves", "franz-go moves", "target"}))
 	for _, cl := range res.Cells {
 		ours, franz, sarama, floor := find(cl, "ours-coop"), find(cl, refKey), find(cl, "sarama-coop"), find(cl, floorKey)
 		if ours == nil {
@@ -79,7 +81,12 @@ func markdown(res *results, plots []string) string {
 		if franz != nil && ours.AllocMed > 0 && franz.AllocMed > 0 {
 			mb = fmt.Sprintf("%.2f", float64(ours.AllocMed)/float64(franz.AllocMed))
 		}
-		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(franz), ratio(ours.XRef), short(sarama), short(floor), ratio(ours.XFloor), mb, moves(cl, ours), moves(cl, franz)}))
+		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(franz), ratio(ours.XRef), short(sarama), short(floor), ratio(ours.XFloor), mb, moves(cl, ours), moves(cl, franz), target(cl, ours)}))
+	}
+	if slopes := slopeTable(res); slopes != "" {
+		b.WriteString("\n## Growth: log-log slope of the median against partitions\n\n")
+		b.WriteString("Least-squares slope of log(median) over log(partitions) across the shapes each contender ran (1 = linear). Shapes differ in members as well as partitions, so this is the growth over the benchmark's shape series, not a controlled sweep.\n\n")
+		b.WriteString(slopes)
 	}
 
 	b.WriteString("\n## Every contender\n\n")
@@ -134,6 +141,90 @@ const definitions = `
 - **rack-local**: racks scenario, the share of partitions given to a member in one of the partition's replica racks (three racks, two replicas per partition).
 `
 
+// target says whether ours meets the issue's targets in cell cl.
+func target(cl *cell, ours *row) string {
+	if ours.Median == 0 {
+		return "–"
+	}
+	var missed []string
+	limit := 0.5
+	if cl.Shape.Total() < 10_000 {
+		limit = 1
+	}
+	if ours.XRef > limit {
+		missed = append(missed, fmt.Sprintf("÷franz-go %.2f > %.1f", ours.XRef, limit))
+	}
+	if ours.XFloor > 3 {
+		missed = append(missed, fmt.Sprintf("×floor %.1f > 3", ours.XFloor))
+	}
+	if len(missed) == 0 {
+		return "met"
+	}
+	return "missed: " + strings.Join(missed, "; ")
+}
+
+// slopeTable renders, per contender and scenario, the least-squares slope
+// of log(median) against log(partitions) over the shapes it ran.
+func slopeTable(res *results) string {
+	var scenarios []workload.Scenario
+	for _, cl := range res.Cells {
+		if !slices.Contains(scenarios, cl.Scenario) {
+			scenarios = append(scenarios, cl.Scenario)
+		}
+	}
+	head := []string{"contender"}
+	for _, sc := range scenarios {
+		head = append(head, string(sc))
+	}
+	var b strings.Builder
+	any := false
+	for _, c := range res.Cfg.contenders {
+		cols := []string{c.Name}
+		for _, sc := range scenarios {
+			var xs, ys []float64
+			for _, cl := range res.Cells {
+				if cl.Scenario != sc {
+					continue
+				}
+				if r := find(cl, c.Key); r != nil && r.Median > 0 {
+					xs = append(xs, math.Log(float64(cl.Shape.Total())))
+					ys = append(ys, math.Log(float64(r.Median)))
+				}
+			}
+			if len(xs) < 2 {
+				cols = append(cols, "–")
+				continue
+			}
+			any = true
+			cols = append(cols, fmt.Sprintf("%.2f (%d shapes)", slope(xs, ys), len(xs)))
+		}
+		b.WriteString(mdRow(cols))
+	}
+	if !any {
+		return ""
+	}
+	return mdHeader(head) + b.String()
+}
+
+func slope(xs, ys []float64) float64 {
+	var mx, my float64
+	for i := range xs {
+		mx += xs[i]
+		my += ys[i]
+	}
+	mx /= float64(len(xs))
+	my /= float64(len(ys))
+	var num, den float64
+	for i := range xs {
+		num += (xs[i] - mx) * (ys[i] - my)
+		den += (xs[i] - mx) * (xs[i] - mx)
+	}
+	if den == 0 {
+		return 0
+	}
+	return num / den
+}
+
 func slicesClone(s []string) []string { return append([]string(nil), s...) }
 
 func flagsOf(cfg config) string {
@@ -174,7 +265,7 @@ func short(r *row) string {
 }
 
 func moves(cl *cell, r *row) string {
-	if r == nil || r.Q == nil || (cl.Scenario != workload.Join && cl.Scenario != workload.Leave) {
+	if r == nil || r.Q == nil || (!hasHistory(cl.Scenario)) {
 		return "–"
 	}
 	return fmt.Sprint(r.Q.Moves)
@@ -230,7 +321,7 @@ func timePlot(res *results, sc workload.Scenario, path string) (bool, error) {
 func movesPlot(res *results, path string) (bool, error) {
 	var shape workload.Shape
 	for _, cl := range res.Cells {
-		if (cl.Scenario == workload.Join || cl.Scenario == workload.Leave) && cl.Shape.Total() <= 10_000 && cl.Shape.Total() > shape.Total() {
+		if (hasHistory(cl.Scenario)) && cl.Shape.Total() <= 10_000 && cl.Shape.Total() > shape.Total() {
 			shape = cl.Shape
 		}
 	}

@@ -47,7 +47,7 @@ func (r *row) cells(cl *cell) []string {
 		return append(out, "–", "–", "–", "–", "–")
 	}
 	out = append(out, balance(r))
-	if cl.Scenario == workload.Join || cl.Scenario == workload.Leave {
+	if hasHistory(cl.Scenario) {
 		if q.MinMoves >= 0 {
 			out = append(out, fmt.Sprintf("%d (%d)", q.Moves, q.MinMoves))
 		} else {
@@ -245,4 +245,10 @@ func cpuModel() string {
 		}
 	}
 	return ""
+}
+
+// hasHistory reports whether members carry their contender's previous plan
+// in scenario sc.
+func hasHistory(sc workload.Scenario) bool {
+	return sc == workload.Join || sc == workload.Leave || sc == workload.MixedJoin
 }

@@ -82,10 +82,18 @@ const (
 	// Racks: as Fresh, but members have racks and partitions replica racks
 	// (KIP-881): three racks, two replicas per partition on distinct racks.
 	Racks Scenario = "racks"
+	// MixedJoin: one new member, subscribed to every topic, joins a group
+	// with Mixed subscriptions that holds its fresh plan. Not in the default
+	// list; run it with -scenarios.
+	MixedJoin Scenario = "mixed-join"
 )
 
-// Scenarios lists every scenario in table order.
-var Scenarios = []Scenario{Fresh, Join, Leave, Mixed, Racks}
+// Scenarios lists the default scenarios in table order; Optional lists the
+// others.
+var (
+	Scenarios = []Scenario{Fresh, Join, Leave, Mixed, Racks}
+	Optional  = []Scenario{MixedJoin}
+)
 
 // MemberSpec is one member of a generated group.
 type MemberSpec struct {
@@ -172,7 +180,7 @@ func Build(s Shape, sc Scenario, seed uint64) (Case, error) {
 	members := make([]MemberSpec, s.Members)
 	for i := range members {
 		m := MemberSpec{ID: g.memberID(), Topics: all}
-		if sc == Mixed && i%2 == 1 {
+		if (sc == Mixed || sc == MixedJoin) && i%2 == 1 {
 			m.Topics = firstHalf
 		}
 		if sc == Racks {
@@ -183,7 +191,7 @@ func Build(s Shape, sc Scenario, seed uint64) (Case, error) {
 	switch sc {
 	case Fresh, Mixed, Racks:
 		c.After = members
-	case Join:
+	case Join, MixedJoin:
 		c.Before = members
 		c.After = append(slices.Clone(members), MemberSpec{ID: g.memberID(), Topics: all})
 	case Leave:
