@@ -57,7 +57,8 @@ func benchGroups(b *testing.B, s benchShape) (settled, joined assignor.Group) {
 // the bare assignors and the wire floor (decoding every member's subscription and
 // encoding every member's assignment, the work no leader can avoid), in the
 // same binary on the same inputs; wrapper-only is the wrapper around a plan
-// computed beforehand, its own cost. Compare medians over -count runs:
+// computed beforehand, its own cost, and wrapper-only-indexed the same
+// through cooperative.IndexAssignor. Compare medians over -count runs:
 //
 //	go test -run '^$' -bench BenchmarkWrap -count 6 ./cooperative/
 //
@@ -132,6 +133,30 @@ func BenchmarkWrap(b *testing.B) {
 					}
 				}
 			})
+			ix, err := assignor.NewIndex(sc.g)
+			if err != nil {
+				b.Fatal(err)
+			}
+			flatPlan := make([][]int32, len(ix.Members))
+			for m, mem := range ix.Members {
+				mp, _ := innerPlan.Member(mem.ID)
+				for _, tp := range mp.Assigned {
+					t, _ := ix.Topic(tp.Topic)
+					for _, id := range tp.Partitions {
+						p, _ := ix.Flat(t, id)
+						flatPlan[m] = append(flatPlan[m], p)
+					}
+				}
+			}
+			indexedOnly := cooperative.Wrap(fixedIndexed{fixedPlan{innerPlan}, flatPlan})
+			b.Run(prefix+"/wrapper-only-indexed", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := indexedOnly.Assign(sc.g); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 			b.Run(prefix+"/split", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
@@ -150,6 +175,17 @@ type fixedPlan struct{ plan assignor.Plan }
 
 func (fixedPlan) Name() string                                   { return "fixed" }
 func (f fixedPlan) Assign(assignor.Group) (assignor.Plan, error) { return f.plan, nil }
+
+// fixedIndexed answers through cooperative.IndexAssignor with flat
+// partitions computed beforehand (the wrapper does not modify them).
+type fixedIndexed struct {
+	fixedPlan
+	assigned [][]int32
+}
+
+func (f fixedIndexed) AssignIndex(*assignor.Index) ([][]int32, [][]byte, error) {
+	return f.assigned, nil, nil
+}
 
 // encodeGroup returns every member's subscription bytes (v3, with owned
 // partitions and generation) and its assignment for w's plan.

@@ -194,3 +194,30 @@ func (messyAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	}
 	return plan, err
 }
+
+// indexedHash is hashAssignor answering through IndexAssignor as well; its
+// answer can be spoiled to test the checks.
+type indexedHash struct {
+	hashAssignor
+	spoil func(ix *assignor.Index, assigned [][]int32) ([][]int32, [][]byte)
+}
+
+func (indexedHash) Name() string { return "indexed-hash" }
+
+func (h indexedHash) AssignIndex(ix *assignor.Index) ([][]int32, [][]byte, error) {
+	assigned := make([][]int32, len(ix.Members))
+	for t, subs := range ix.Subscribers {
+		if len(subs) == 0 {
+			continue
+		}
+		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
+			m := subs[(t+int(p))%len(subs)]
+			assigned[m] = append(assigned[m], p)
+		}
+	}
+	var userData [][]byte
+	if h.spoil != nil {
+		assigned, userData = h.spoil(ix, assigned)
+	}
+	return assigned, userData, nil
+}

@@ -47,6 +47,7 @@ var inners = []struct {
 	{name: "sticky", a: sticky.New(), quiet: true},
 	{name: "sticky, identical subscriptions", a: sticky.New(), stable: true, uniform: true},
 	{name: "hash", a: hashAssignor{}, stable: true},
+	{name: "hash through AssignIndex", a: indexedHash{}, stable: true},
 	{name: "messy (hash, lists out of order)", a: messyAssignor{}, stable: true},
 	{name: "keep (valid, unstable)", a: keepAssignor{}, quiet: true},
 	{name: "rotate (valid, unstable)", a: rotateAssignor{}},
@@ -315,4 +316,21 @@ func errLines(err error) []string {
 	lines := strings.Split(err.Error(), "\n")
 	slices.Sort(lines)
 	return lines
+}
+
+// TestIndexAssignorMatchesAssign: an inner assignor answering through
+// IndexAssignor gives the same plans and sets as through Assign.
+func TestIndexAssignorMatchesAssign(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := genGroup(t, false)
+		cfg := Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")}
+		wantSets, want, err := SplitWithConfig(g, hashAssignor{}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotSets, got, err := SplitWithConfig(g, indexedHash{}, cfg)
+		if err != nil || got.String() != want.String() || gotSets.String() != wantSets.String() {
+			t.Fatalf("through AssignIndex:\n%s%s(err %v)\nthrough Assign:\n%s%s", got, gotSets, err, want, wantSets)
+		}
+	})
 }

@@ -73,12 +73,20 @@ func (w *wrapper) split(g assignor.Group, withSets bool) (Sets, assignor.Plan, e
 	if err != nil {
 		return Sets{}, assignor.Plan{}, err
 	}
-	innerPlan, err := w.inner.Assign(g)
-	if err != nil {
-		return Sets{}, assignor.Plan{}, &Error{Assignor: w.name, Err: err}
-	}
 	r := newRebalance(ix, w.cfg)
-	r.readInner(innerPlan)
+	if ia, ok := w.inner.(IndexAssignor); ok {
+		assigned, userData, err := ia.AssignIndex(ix)
+		if err != nil {
+			return Sets{}, assignor.Plan{}, &Error{Assignor: w.name, Err: err}
+		}
+		r.readIndexed(assigned, userData)
+	} else {
+		innerPlan, err := w.inner.Assign(g)
+		if err != nil {
+			return Sets{}, assignor.Plan{}, &Error{Assignor: w.name, Err: err}
+		}
+		r.readInner(innerPlan)
+	}
 	if len(r.errs) > 0 {
 		return Sets{}, assignor.Plan{}, r.err(w.name)
 	}

@@ -103,3 +103,19 @@ func (u userDataAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	}
 	return plan, err
 }
+
+// TestIndexUserDataForwarded: the user data of an IndexAssignor's answer
+// reaches the plan.
+func TestIndexUserDataForwarded(t *testing.T) {
+	g := assignor.Group{Members: []assignor.Member{member("m0", 1, "t0", ""), member("m1", 1, "t0", "")}, Topics: []assignor.Topic{topic("t0", 2)}}
+	inner := indexedHash{spoil: func(_ *assignor.Index, a [][]int32) ([][]int32, [][]byte) {
+		return a, [][]byte{[]byte("zero"), nil}
+	}}
+	plan, err := Wrap(inner).Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plan.String(); got != "m0: t0[0] userdata=4B\nm1: t0[1]\n" {
+		t.Errorf("plan:\n%s", got)
+	}
+}
