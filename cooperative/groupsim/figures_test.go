@@ -21,15 +21,22 @@ func TestFigures(t *testing.T) {
 	if os.Getenv("GROUPSIM_FIGURES") == "" {
 		t.Skip("set GROUPSIM_FIGURES=1 to print the figures")
 	}
-	scenarios := []struct{ name, setup, event string }{
-		{"rolling restart, 10 dynamic members, 100 partitions",
+	const (
+		javaDefaults = "config heartbeat=3s session=45s rebalance=60s latency=5ms metadata=5s"
+		// The real group of /work/shared/research/real-group-notes.md.
+		realGroup = "config heartbeat=300ms session=3s rebalance=10s latency=2ms metadata=5s"
+	)
+	scenarios := []struct{ name, config, partitions, setup, event string }{
+		{"rolling restart, 10 dynamic members, 100 partitions", javaDefaults, "100",
 			"join m0..m9 topics=t0 assignors=%s", "rolling-restart down=5s every=30s"},
-		{"rolling restart, 10 static members, 100 partitions",
+		{"rolling restart, 10 static members, 100 partitions", javaDefaults, "100",
 			"join m0..m9 topics=t0 assignors=%s static", "rolling-restart down=10s every=30s"},
-		{"scale out 10 -> 12 members",
+		{"scale out 10 -> 12 members, 100 partitions", javaDefaults, "100",
 			"join m0..m9 topics=t0 assignors=%s", "join m10,m11 topics=t0 assignors=%s"},
-		{"crash of 1 of 10 members (session 45s)",
+		{"crash of 1 of 10 members (session 45s), 100 partitions", javaDefaults, "100",
 			"join m0..m9 topics=t0 assignors=%s", "crash m4"},
+		{"rolling restart, 4 dynamic members, 36 partitions, heartbeat 300ms (the real group's shape)", realGroup, "36",
+			"join m0..m3 topics=t0 assignors=%s", "rolling-restart down=2s every=10s"},
 	}
 	names := slices.Sorted(func(yield func(string) bool) {
 		for n := range factories() {
@@ -45,8 +52,8 @@ func TestFigures(t *testing.T) {
 		for _, as := range names {
 			sim := groupsim.New(groupsim.Config{}, factories())
 			for _, cmd := range []string{
-				"config heartbeat=3s session=45s rebalance=60s latency=5ms metadata=5s",
-				"topic create t0 partitions=100",
+				sc.config,
+				"topic create t0 partitions=" + sc.partitions,
 				strings.ReplaceAll(sc.setup, "%s", as),
 				"settle",
 				"stats reset",
