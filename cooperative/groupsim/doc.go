@@ -28,7 +28,15 @@
 //     lists; the leader runs its assignor of that name with its own metadata.
 //
 // A member follows the cooperative protocol only if every assignor it lists
-// supports it ([github.com/kgroup/assignor.Supports]), as Java's consumer decides.
+// supports it ([github.com/kgroup/assignor.Supports]), as Java's consumer
+// decides. Members' heartbeats are spread over the interval (a deterministic
+// phase per process), and Config.Jitter adds a deterministic per-message
+// delay so that answers sent together arrive in varying order.
+//
+// One deviation from Kafka: a static member that restarts with different
+// subscribed topics makes a stable group rebalance (Kafka's coordinator only
+// checks that the chosen protocol remains, so the new topics would go
+// unassigned).
 //
 // # Invariants and figures
 //
@@ -38,7 +46,12 @@
 // heard of it still owns its partitions: that window is built into the
 // classic protocol, so it is reported as partition-time in [Stats], not as a
 // failure. Once the group is settled ([Sim.Settle]) every subscribed
-// partition must be owned exactly once. The leader's plans are checked with
+// partition must be owned exactly once, except in two gaps of Kafka's
+// protocol that Settle reports instead of failing: a restarted static leader
+// that skipped the assignment (KIP-814) and missed a topic change, and a
+// partition withheld from a static member that was replaced before it
+// synced (nobody revokes it, nobody rejoins, and the wire has no
+// NEEDS_REJOIN). The leader's plans are checked with
 // [github.com/kgroup/assignor.CheckPlan] under the protocol the assignor declares.
 //
 // [Stats] reports rebalances, partitions moved, withheld, revoked and lost,
