@@ -40,6 +40,10 @@ func main() {
 	members := flag.Int("members", 3, "members to start, one at a time")
 	group := flag.String("group", "sarama-consumer-example", "consumer group ID")
 	timeout := flag.Duration("timeout", 60*time.Second, "exit after this long whatever happens")
+	flag.DurationVar(&settings.heartbeat, "heartbeat", 300*time.Millisecond, "Consumer.Group.Heartbeat.Interval")
+	flag.DurationVar(&settings.session, "session", 3*time.Second, "Consumer.Group.Session.Timeout")
+	flag.DurationVar(&settings.backoff, "retry-backoff", 100*time.Millisecond, "Consumer.Group.Rebalance.Retry.Backoff (sarama's default: 2s)")
+	flag.DurationVar(&settings.commit, "commit-interval", time.Second, "Consumer.Offsets.AutoCommit.Interval")
 	flag.Parse()
 
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
@@ -48,6 +52,11 @@ func main() {
 		log.Print(err)
 		os.Exit(1)
 	}
+}
+
+// settings are the members' group timings.
+var settings = struct{ heartbeat, session, backoff, commit time.Duration }{
+	300 * time.Millisecond, 3 * time.Second, 100 * time.Millisecond, time.Second,
 }
 
 func run(ctx context.Context, brokers, topic string, partitions int32, n int, group string) error {
@@ -68,13 +77,14 @@ func run(ctx context.Context, brokers, topic string, partitions int32, n int, gr
 		return err
 	}
 	v := newView()
+	began := time.Now()
 	var running []*member
 	step := func(what string) error {
-		fmt.Println(what)
+		fmt.Printf("%s (%.1fs)\n", what, time.Since(began).Seconds())
 		if !v.waitStable(ctx, len(running), total) {
 			return fmt.Errorf("no stable assignment after %q: %w", what, ctx.Err())
 		}
-		v.print()
+		v.print(began)
 		return nil
 	}
 	defer func() {
@@ -181,11 +191,13 @@ func (v *view) waitStable(ctx context.Context, members, partitions int) bool {
 	}
 }
 
-func (v *view) print() {
+// print prints the assignment if it changed, with the time (since began)
+// of its last change.
+func (v *view) print(began time.Time) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if s := v.render(); s != v.printed {
-		fmt.Print(s)
+		fmt.Printf("  assignment at %.1fs:\n%s", v.changed.Sub(began).Seconds(), s)
 		v.printed = s
 	}
 }
@@ -204,12 +216,13 @@ func startMember(addrs []string, group, topic, name string, v *view) (*member, e
 	cfg.Version = ibm.V3_2_0_0 // owned partitions and generation in every join
 	// The one line: our cooperative-sticky, a fresh strategy per member.
 	cfg.Consumer.Group.Rebalance.GroupStrategies = []ibm.BalanceStrategy{saramaadapter.CooperativeSticky()}
-	cfg.Consumer.Group.Session.Timeout = 3 * time.Second
-	cfg.Consumer.Group.Heartbeat.Interval = 300 * time.Millisecond
+	cfg.Consumer.Group.Session.Timeout = settings.session
+	cfg.Consumer.Group.Heartbeat.Interval = settings.heartbeat
 	// A cooperative rebalance has a second round; members still syncing the
 	// first get REBALANCE_IN_PROGRESS and retry after this backoff (2 s by
 	// default).
-	cfg.Consumer.Group.Rebalance.Retry.Backoff = 100 * time.Millisecond
+	cfg.Consumer.Group.Rebalance.Retry.Backoff = settings.backoff
+	cfg.Consumer.Offsets.AutoCommit.Interval = settings.commit
 	cfg.Consumer.Offsets.Initial = ibm.OffsetOldest
 	g, err := ibm.NewConsumerGroup(addrs, group, cfg)
 	if err != nil {

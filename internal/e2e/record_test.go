@@ -1,0 +1,109 @@
+package e2e
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+)
+
+// The report is what the end-to-end suite asserts on; these tests pin its
+// arithmetic on hand-made histories, so that "0 overlaps" cannot be a
+// harness that never sees one.
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+
+func TestReportOverlapsAndAttribution(t *testing.T) {
+	r := newRecorder()
+	a, b := TP{"t", 0}, TP{"t", 1}
+	r.seenMemberID("A", "id-A")
+	r.seenMemberID("B", "id-B")
+	// Generation 1, led by A: A holds both partitions.
+	r.sync(Sync{At: at(0), Generation: 1, Leader: "id-A", Protocol: "cooperative-sticky", Plan: map[string][]TP{"id-A": {a, b}, "id-B": nil}})
+	r.claimStart("A", "id-A", a, 1, at(10))
+	r.claimStart("A", "id-A", b, 1, at(10))
+	// Generation 2: kfake asked both to lead; B's plan (b to B) was applied,
+	// as what B received shows. B starts t/1 before A stopped it.
+	r.sync(Sync{At: at(500), Generation: 2, Leader: "id-A", Protocol: "cooperative-sticky", Plan: map[string][]TP{"id-A": {a}, "id-B": nil}})
+	r.sync(Sync{At: at(501), Generation: 2, Leader: "id-B", Protocol: "cooperative-sticky", Plan: map[string][]TP{"id-A": {a}, "id-B": {b}}})
+	r.receive("B", 2, []TP{b})
+	r.claimStart("B", "id-B", b, 2, at(600))
+	r.claimEnd("A", b, at(700))
+
+	rep := r.report(at(0), at(1000), map[string]string{"A": "ours", "B": "peer"}, nil, []TP{a, b}, nil, nil)
+	if len(rep.Overlaps) != 1 {
+		t.Fatalf("overlaps = %v, want one", rep.Overlaps)
+	}
+	o := rep.Overlaps[0]
+	if o.TP != b || o.First.Member != "A" || o.Second.Member != "B" || !slices.Equal(o.LeaderKinds, []string{"peer"}) || o.Evicted {
+		t.Fatalf("overlap = %+v", o)
+	}
+	ours := func(kind, _ string) bool { return kind == "ours" }
+	if got := rep.OverlapsLedBy(ours); len(got) != 0 {
+		t.Fatalf("a peer's plan counted as ours: %v", got)
+	}
+	if rep.MultiLeader != 1 || rep.Ambiguous != 0 || rep.Rebalances != 2 || rep.PlannedBy(ours) != 1 {
+		t.Fatalf("multi-leader %d, ambiguous %d, rebalances %d, planned by ours %d", rep.MultiLeader, rep.Ambiguous, rep.Rebalances, rep.PlannedBy(ours))
+	}
+	// t/1 moved once (A → B); generation 2's plan left nothing unassigned.
+	if rep.Moved != 1 || rep.Withheld != 0 {
+		t.Fatalf("moved %d, withheld %d", rep.Moved, rep.Withheld)
+	}
+	// Unowned: t/0 from 0 to 10 ms, t/1 from 0 to 10 ms.
+	if math.Abs(rep.UnownedSeconds-0.02) > 1e-9 {
+		t.Fatalf("unowned %.3f s, want 0.020", rep.UnownedSeconds)
+	}
+}
+
+func TestReportEvictionWindow(t *testing.T) {
+	r := newRecorder()
+	p := TP{"t", 0}
+	r.sync(Sync{At: at(0), Generation: 1, Leader: "id-A", Plan: map[string][]TP{"id-A": {p}}})
+	r.claimStart("A", "id-A", p, 1, at(0))
+	// A is gone from generation 2 (evicted) but its handler still runs.
+	r.sync(Sync{At: at(100), Generation: 2, Leader: "id-B", Plan: map[string][]TP{"id-B": {p}}})
+	r.claimStart("B", "id-B", p, 2, at(200))
+	r.claimEnd("A", p, at(300))
+	rep := r.report(at(0), at(400), map[string]string{"A": "ours", "B": "ours"}, nil, []TP{p}, nil, nil)
+	if len(rep.Overlaps) != 1 || !rep.Overlaps[0].Evicted {
+		t.Fatalf("overlaps %+v, want one eviction window", rep.Overlaps)
+	}
+	if got := rep.OverlapsLedBy(func(string, string) bool { return true }); len(got) != 0 {
+		t.Fatalf("an eviction window counted against the assignor: %v", got)
+	}
+}
+
+func TestReportRecordsAndPauses(t *testing.T) {
+	r := newRecorder()
+	p := TP{"t", 0}
+	for i, ms := range []int{0, 100, 500, 550} {
+		r.consume("A", p, int64(i), at(ms))
+	}
+	r.consume("B", p, 1, at(600)) // a duplicate
+	rep := r.report(at(0), at(1000), nil, nil, []TP{p},
+		map[TP]int64{p: 5}, map[TP]int64{p: 4})
+	if rep.Produced != 5 || rep.Consumed != 4 || rep.Lost != 1 || rep.Duplicates != 1 || len(rep.Uncommitted) != 1 {
+		t.Fatalf("produced %d consumed %d lost %d duplicates %d uncommitted %v", rep.Produced, rep.Consumed, rep.Lost, rep.Duplicates, rep.Uncommitted)
+	}
+	if rep.LongestPause["A"] != 400*time.Millisecond {
+		t.Fatalf("A's longest pause %v, want 400ms", rep.LongestPause["A"])
+	}
+}
+
+func TestReportStaticIdentity(t *testing.T) {
+	r := newRecorder()
+	p := TP{"t", 0}
+	r.seenMemberID("s-r0", "static-0-aaa")
+	r.seenMemberID("s-r1", "static-0-bbb")
+	r.sync(Sync{At: at(0), Generation: 1, Leader: "static-0-aaa", Plan: map[string][]TP{"static-0-aaa": {p}}})
+	r.sync(Sync{At: at(10), Generation: 2, Leader: "static-0-bbb", Plan: map[string][]TP{"static-0-bbb": {p}}})
+	inst := map[string]string{"s-r0": "static-0", "s-r1": "static-0"}
+	if rep := r.report(at(0), at(20), nil, inst, []TP{p}, nil, nil); rep.Moved != 0 {
+		t.Fatalf("a static member's restart counted %d moves", rep.Moved)
+	}
+	if rep := r.report(at(0), at(20), nil, nil, []TP{p}, nil, nil); rep.Moved != 1 {
+		t.Fatalf("two dynamic members: %d moves, want 1", rep.Moved)
+	}
+}
