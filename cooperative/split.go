@@ -141,12 +141,15 @@ func (r *rebalance) readInner(plan assignor.Plan) {
 		canonical := true
 		topics := newTopicCursor(ix)
 		subs := subscriptionCursor{subs: ix.Subscriptions[m]}
-		for j, tp := range mp.Assigned {
+		prev := int32(-1) // the previous entry's topic; topics are numbered in name order
+		for j := range mp.Assigned {
+			tp := &mp.Assigned[j]
 			t, known := topics.find(tp.Topic)
 			subscribed := known && subs.has(t)
-			if len(tp.Partitions) == 0 || (j > 0 && mp.Assigned[j-1].Topic >= tp.Topic) {
+			if !known || len(tp.Partitions) == 0 || t <= prev {
 				canonical = false
 			}
+			prev = t
 			for k, id := range tp.Partitions {
 				if k > 0 && tp.Partitions[k-1] >= id {
 					canonical = false
