@@ -3,6 +3,7 @@ package cooperative_test
 import (
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/kgroup/assignor"
@@ -137,18 +138,21 @@ func BenchmarkWrap(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			flatPlan := make([][]int32, len(ix.Members))
+			holder := make([]int32, ix.NumPartitions())
+			for p := range holder {
+				holder[p] = -1
+			}
 			for m, mem := range ix.Members {
 				mp, _ := innerPlan.Member(mem.ID)
 				for _, tp := range mp.Assigned {
 					t, _ := ix.Topic(tp.Topic)
 					for _, id := range tp.Partitions {
 						p, _ := ix.Flat(t, id)
-						flatPlan[m] = append(flatPlan[m], p)
+						holder[p] = int32(m)
 					}
 				}
 			}
-			indexedOnly := cooperative.Wrap(fixedIndexed{fixedPlan{innerPlan}, flatPlan})
+			indexedOnly := cooperative.Wrap(fixedIndexed{fixedPlan{innerPlan}, holder})
 			b.Run(prefix+"/wrapper-only-indexed", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
@@ -176,15 +180,16 @@ type fixedPlan struct{ plan assignor.Plan }
 func (fixedPlan) Name() string                                   { return "fixed" }
 func (f fixedPlan) Assign(assignor.Group) (assignor.Plan, error) { return f.plan, nil }
 
-// fixedIndexed answers through cooperative.IndexAssignor with flat
-// partitions computed beforehand (the wrapper does not modify them).
+// fixedIndexed answers through cooperative.IndexAssignor with holders
+// computed beforehand, copied (the wrapper takes the answer over), as an
+// inner assignor hands over the array it worked in.
 type fixedIndexed struct {
 	fixedPlan
-	assigned [][]int32
+	holder []int32
 }
 
-func (f fixedIndexed) AssignIndex(*assignor.Index) ([][]int32, [][]byte, error) {
-	return f.assigned, nil, nil
+func (f fixedIndexed) AssignIndex(*assignor.Index) ([]int32, [][]byte, error) {
+	return slices.Clone(f.holder), nil, nil
 }
 
 // encodeGroup returns every member's subscription bytes (v3, with owned

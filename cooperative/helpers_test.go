@@ -199,25 +199,27 @@ func (messyAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 // answer can be spoiled to test the checks.
 type indexedHash struct {
 	hashAssignor
-	spoil func(ix *assignor.Index, assigned [][]int32) ([][]int32, [][]byte)
+	spoil func(ix *assignor.Index, holder []int32) ([]int32, [][]byte)
 }
 
 func (indexedHash) Name() string { return "indexed-hash" }
 
-func (h indexedHash) AssignIndex(ix *assignor.Index) ([][]int32, [][]byte, error) {
-	assigned := make([][]int32, len(ix.Members))
+func (h indexedHash) AssignIndex(ix *assignor.Index) ([]int32, [][]byte, error) {
+	holder := make([]int32, ix.NumPartitions())
+	for p := range holder {
+		holder[p] = -1
+	}
 	for t, subs := range ix.Subscribers {
 		if len(subs) == 0 {
 			continue
 		}
 		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			m := subs[(t+int(p))%len(subs)]
-			assigned[m] = append(assigned[m], p)
+			holder[p] = subs[(t+int(p))%len(subs)]
 		}
 	}
 	var userData [][]byte
 	if h.spoil != nil {
-		assigned, userData = h.spoil(ix, assigned)
+		holder, userData = h.spoil(ix, holder)
 	}
-	return assigned, userData, nil
+	return holder, userData, nil
 }

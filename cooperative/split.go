@@ -44,16 +44,12 @@ func newRebalance(ix *assignor.Index, cfg Config) *rebalance {
 	r := &rebalance{
 		ix:          ix,
 		cfg:         cfg,
-		target:      make([]int32, ix.NumPartitions()),
 		innerBack:   make([]bool, len(ix.Outside)),
 		back:        make([]bool, len(ix.Outside)),
 		outsideFrom: make([]int32, len(ix.Members)+1),
 		innerLists:  make([][]assignor.TopicPartitions, len(ix.Members)),
 		reuse:       make([]bool, len(ix.Members)),
 		userData:    make([][]byte, len(ix.Members)),
-	}
-	for p := range r.target {
-		r.target[p] = -1
 	}
 	for _, oc := range ix.Outside {
 		r.outsideFrom[oc.Member+1]++
@@ -92,7 +88,7 @@ func (w *wrapper) split(g assignor.Group, withSets bool) (Sets, assignor.Plan, e
 	}
 	if withSets {
 		// The sets need the inner plan's targets after the decision.
-		r.final = make([]int32, len(r.target))
+		r.final = make([]int32, ix.NumPartitions())
 	}
 	r.decide()
 	if err := r.verify(); err != nil {
@@ -124,6 +120,10 @@ func (r *rebalance) fail(m int32, topic string, id int32, err error) {
 // is then rebuilt.
 func (r *rebalance) readInner(plan assignor.Plan) {
 	ix := r.ix
+	r.target = make([]int32, ix.NumPartitions())
+	for p := range r.target {
+		r.target[p] = -1
+	}
 	seen := make([]bool, len(ix.Members))
 	for _, mp := range plan.Members {
 		m, ok := ix.Member(mp.Member)

@@ -305,52 +305,42 @@ func TestSplitErrors(t *testing.T) {
 			wantMsg: "t0/2",
 		},
 		{
-			name:    "AssignIndex: a partition assigned twice",
-			members: two,
-			inner: indexedHash{spoil: func(_ *assignor.Index, a [][]int32) ([][]int32, [][]byte) {
-				a[1] = append(a[1], a[0][0])
-				return a, nil
-			}},
-			want:    assignor.ErrAssignedTwice,
-			wantMsg: `member "m1": t0/`,
-		},
-		{
 			name:    "AssignIndex: a partition given to a non-subscriber",
 			members: []assignor.Member{member("m0", 1, "t0", ""), member("m1", 1, "t1", "")},
-			inner: indexedHash{spoil: func(_ *assignor.Index, a [][]int32) ([][]int32, [][]byte) {
-				a[1] = append(a[1], 0)
-				return a, nil
+			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
+				h[0] = 1
+				return h, nil
 			}},
 			want:    assignor.ErrNotSubscribed,
 			wantMsg: `member "m1": t0/0`,
 		},
 		{
-			name:    "AssignIndex: a flat partition out of range",
+			name:    "AssignIndex: a member number out of range",
 			members: two,
-			inner: indexedHash{spoil: func(ix *assignor.Index, a [][]int32) ([][]int32, [][]byte) {
-				a[0] = append(a[0], int32(ix.NumPartitions()))
-				return a, nil
+			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
+				h[2] = 2
+				return h, nil
 			}},
 			want:    ErrIndexAnswer,
-			wantMsg: `member "m0": flat partition 4, want 0 to 3`,
+			wantMsg: "t0/2 given to member number 2 of 2",
 		},
 		{
-			name:    "AssignIndex: wrong number of lists",
+			name:    "AssignIndex: wrong length",
 			members: two,
-			inner: indexedHash{spoil: func(_ *assignor.Index, a [][]int32) ([][]int32, [][]byte) {
-				return a[:1], nil
+			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
+				return h[:1], nil
 			}},
 			want:    ErrIndexAnswer,
-			wantMsg: "1 assigned lists and 0 user data entries for 2 members",
+			wantMsg: "1 holders for 4 partitions",
 		},
 		{
 			name:    "AssignIndex: wrong number of user data entries",
 			members: two,
-			inner: indexedHash{spoil: func(_ *assignor.Index, a [][]int32) ([][]int32, [][]byte) {
-				return a, [][]byte{nil}
+			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
+				return h, [][]byte{nil}
 			}},
 			want:    ErrIndexAnswer,
-			wantMsg: "2 assigned lists and 1 user data entries for 2 members",
+			wantMsg: "1 user data entries for 2 members",
 		},
 		{
 			name:    "inner plan names a member not in the group",

@@ -108,8 +108,8 @@ func (u userDataAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 // reaches the plan.
 func TestIndexUserDataForwarded(t *testing.T) {
 	g := assignor.Group{Members: []assignor.Member{member("m0", 1, "t0", ""), member("m1", 1, "t0", "")}, Topics: []assignor.Topic{topic("t0", 2)}}
-	inner := indexedHash{spoil: func(_ *assignor.Index, a [][]int32) ([][]int32, [][]byte) {
-		return a, [][]byte{[]byte("zero"), nil}
+	inner := indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
+		return h, [][]byte{[]byte("zero"), nil}
 	}}
 	plan, err := Wrap(inner).Assign(g)
 	if err != nil {
