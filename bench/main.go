@@ -145,10 +145,13 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 1
 	}
-	started := time.Now()
+	started, loadBefore := time.Now(), loadAverage()
 	res := run(cfg, processSpawner(exe, []string{"-child"}), stderr)
 	res.Wall = time.Since(started)
 	res.Env = environment(cfg)
+	if loadBefore != "" {
+		res.Env = append(res.Env, "load average (1, 5, 15 min) at start "+loadBefore+", at end "+loadAverage()+" (above 2 means other work shared the 2 cores)")
+	}
 	writeTable(stdout, res)
 	if cfg.out != "" {
 		if err := writeOutputs(cfg.out, res); err != nil {

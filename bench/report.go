@@ -214,7 +214,7 @@ func invalidPlans(res *results) []string {
 
 // environment describes the machine, the toolchain and the peers' versions.
 func environment(cfg config) []string {
-	env := []string{fmt.Sprintf("%s %s/%s, %d CPUs (GOMAXPROCS %d)", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))}
+	env := []string{fmt.Sprintf("%s %s/%s, %d CPUs (GOMAXPROCS %d); each child process runs with the same GOMAXPROCS, one child at a time", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))}
 	if cpu := cpuModel(); cpu != "" {
 		env = append(env, cpu)
 	}
@@ -251,4 +251,17 @@ func cpuModel() string {
 // in scenario sc.
 func hasHistory(sc workload.Scenario) bool {
 	return sc == workload.Join || sc == workload.Leave || sc == workload.MixedJoin
+}
+
+// loadAverage returns the first three fields of /proc/loadavg, or "".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
 }
