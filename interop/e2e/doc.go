@@ -1,3 +1,62 @@
-// Package e2e is the real-broker interop suite: Apache Kafka's own broker and Java consumer
-// in one group with sarama members running our cooperative-sticky.
+// Package e2e is the real-broker interop suite: Apache Kafka's own broker (4.4.0, KRaft, one
+// node on 127.0.0.1) and Java consumer (classic group protocol, CooperativeStickyAssignor) in
+// consumer groups with sarama v1.61.1 members running our cooperative-sticky
+// (adapters/sarama over cooperative.Wrap(sticky.New())), franz-go v1.22.3 members and sarama's
+// own strategies, while records are produced throughout.
+//
+// The package has no API: it is its tests. They run only with ASSIGNOR_INTEROP=1 and Java and
+// Maven installed; otherwise every test skips at once, so `go test ./...` passes anywhere.
+// .ci/interop.sh is how CI runs it.
+//
+// # Walk-through
+//
+// TestMain runs interop/kafka.sh fetch and build (Maven resolves the broker's classpath into
+// ~/.m2 once; the Java program in interop/javaconsumer is built once), then kafka.sh run, which
+// formats a temporary directory and execs the broker, and waits until the broker logs "Kafka
+// Server started" and answers a DescribeCluster. The start time it prints covers the storage
+// format too. The broker is stopped (SIGTERM, then SIGKILL) and its directory removed after the
+// last test; it also dies with the test binary.
+//
+// Each test is one scenario on its own group and two fresh topics of 6 partitions, with a
+// sarama producer writing one record to every partition every 40 ms (300 records/s). Members
+// are named by kind: g (sarama, our strategy), s (sarama, its cooperative-sticky), e (sarama,
+// its eager sticky), m (sarama, ours then eager sticky: the first deploy of a migration), f
+// (franz-go, kgo.CooperativeStickyBalancer) and j (Java, one JVM hosting every Java member of the
+// scenario, driven over stdin/stdout in JSON lines). After every step the scenario waits until
+// the group is settled: every partition held by exactly one running member, the counts within
+// one of each other, and no claim change for 700 ms.
+//
+// # What is recorded and checked
+//
+// A claim is one member's hold on one partition: sarama from ConsumeClaim's start to its
+// return; Java from onPartitionsAssigned to the end of onPartitionsRevoked or onPartitionsLost
+// (after the member's final commit); franz-go from OnPartitionsAssigned to the end of
+// OnPartitionsRevoked or OnPartitionsLost. Every claim carries the generation in which it began,
+// and every consumed offset is recorded. Go members see themselves lead (a sarama member's Plan
+// followed by its OnAssignment names the generation; a franz-go member's MemberBalancer followed
+// by its next JoinGroupMetadata does); a generation no Go member led was led by Java (or, in a
+// group with franz-go members, by Java or franz-go).
+//
+// When a scenario ends the producer stops, the suite waits until every record was consumed and
+// the group's committed offsets reach the end of every partition, stops every member and reads
+// the committed offsets from the broker. It fails on a record never consumed, a partition not
+// committed to its end, two members holding a partition at once in a generation our assignor
+// led (under another leader the overlap is logged with its evidence), and any error a member
+// reported. It reports duration, records, duplicates (deliveries beyond the first), rebalances
+// (generations after the first) and who led them, moves (claims that began after another
+// member's claim on the partition; a restarted member is another member), partition-seconds
+// without an owner, and the median and maximum over members of each member's longest pause
+// between two records it processed.
+//
+// # Scenarios
+//
+// Mixed groups (Java and ours): rolling restarts with ours leading first and with Java leading
+// first, so each kind leads while the other kind is restarted and leadership then moves; scale
+// out 1 → 6 and back; static members restarted within the session timeout, where the test
+// asserts that real Kafka does not rebalance (same generation, no other member's claims change).
+// All four cooperative-sticky implementations in one group, restarted in turn. The kfake suite's
+// sarama-only scenarios on the real broker: rolling restart, scale out and in, static restart, a
+// crash (connections reset, no LeaveGroup), and the two-deploy migration from eager sticky.
+// INTEROP_STRATEGY=sarama runs the g members with sarama's own cooperative-sticky instead, for
+// comparison.
 package e2e

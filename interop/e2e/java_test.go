@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,6 +30,7 @@ type javaHost struct {
 	started map[string]chan struct{}
 	names   map[string]string // member id -> its ledger name (a restarted member is a new member)
 	stderr  strings.Builder
+	logPath string // the JVM's log, with the consumer coordinator's INFO lines
 }
 
 // javaEvent is one line of the program's output; see InteropConsumer.java.
@@ -75,6 +77,7 @@ func startJavaHost(ctx context.Context, l *ledger, dir string) (*javaHost, error
 	}
 	classpath := filepath.Join(root, "interop-consumer.jar") + string(os.PathListSeparator) + strings.TrimSpace(string(cp))
 	h := &javaHost{
+		logPath: filepath.Join(dir, "javaconsumer.log"),
 		ledger:  l,
 		done:    make(chan struct{}),
 		closed:  make(map[string]chan struct{}),
@@ -83,7 +86,10 @@ func startJavaHost(ctx context.Context, l *ledger, dir string) (*javaHost, error
 	}
 	h.cmd = exec.Command("java", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
 		"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-		"-Dorg.slf4j.simpleLogger.logFile="+filepath.Join(dir, "javaconsumer.log"),
+		// The coordinator logs "Finished assignment for group at generation N" on the leader
+		// only: the one place a Java consumer tells that it led.
+		"-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.consumer.internals.ConsumerCoordinator=info",
+		"-Dorg.slf4j.simpleLogger.logFile="+h.logPath,
 		"-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
 		"-cp", classpath, "io.kgroup.interop.InteropConsumer")
 	h.cmd.Stderr = &lockedWriter{mu: &h.mu, w: &h.stderr}
@@ -284,6 +290,50 @@ func (h *javaHost) close() error {
 	err := h.cmd.Wait()
 	if err != nil {
 		return fmt.Errorf("java consumer: %w: %s", err, h.stderrText())
+	}
+	return nil
+}
+
+// ledGenerations returns the generations a Java member led, with the member's id, read from the
+// coordinator's log line "[Consumer clientId=ID, groupId=G] Finished assignment for group at
+// generation N: …", which only the leader writes.
+func (h *javaHost) ledGenerations() (map[int32]string, error) {
+	data, err := os.ReadFile(h.logPath)
+	if err != nil {
+		return nil, err
+	}
+	led := make(map[int32]string)
+	for _, line := range strings.Split(string(data), "\n") {
+		_, rest, ok := strings.Cut(line, "[Consumer clientId=")
+		if !ok {
+			continue
+		}
+		id, rest, ok := strings.Cut(rest, ",")
+		if !ok {
+			continue
+		}
+		_, rest, ok = strings.Cut(rest, "Finished assignment for group at generation ")
+		if !ok {
+			continue
+		}
+		num, _, _ := strings.Cut(rest, ":")
+		gen, err := strconv.ParseInt(num, 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("java log: generation in %q: %w", line, err)
+		}
+		led[int32(gen)] = id
+	}
+	return led, nil
+}
+
+// recordLeaders tells the ledger which generations Java members led so far.
+func (h *javaHost) recordLeaders() error {
+	led, err := h.ledGenerations()
+	if err != nil {
+		return err
+	}
+	for gen, id := range led {
+		h.ledger.ledBy(gen, h.name(id), kindJava)
 	}
 	return nil
 }

@@ -218,21 +218,27 @@ func (l *ledger) missing() int {
 	return n
 }
 
-// leaderKind returns the kind of generation gen's leader: the kind of the Go member that saw
-// itself lead it; else Java's when the group had Java members (the Java consumer does not say
-// when it leads) or franz-go's (whose last generation before it leaves stays unattributed);
-// else "unknown". Call with l.mu held.
+// latestLeader returns the member that led the latest generation, if a Go member saw itself
+// lead it.
+func (l *ledger) latestLeader() (string, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.generations) == 0 {
+		return "", false
+	}
+	ld, ok := l.leaders[slices.Max(slices.Collect(maps.Keys(l.generations)))]
+	return ld.member, ok
+}
+
+// leaderKind returns the kind of generation gen's leader: the kind of the member that was seen
+// to lead it (Go members see themselves lead, Java's coordinator logs it); else franz-go's when
+// the group had franz-go members (a franz-go member's last generation before it leaves stays
+// unattributed); else "unknown". Call with l.mu held.
 func (l *ledger) leaderKind(gen int32) string {
 	if ld, ok := l.leaders[gen]; ok {
 		return ld.kind
 	}
-	kinds := slices.Collect(maps.Values(l.kinds))
-	switch java, franz := slices.Contains(kinds, kindJava), slices.Contains(kinds, kindFranz); {
-	case java && franz:
-		return "java or franz-go"
-	case java:
-		return kindJava
-	case franz:
+	if slices.Contains(slices.Collect(maps.Values(l.kinds)), kindFranz) {
 		return kindFranz
 	}
 	return "unknown"

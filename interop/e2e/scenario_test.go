@@ -207,6 +207,7 @@ func (s *scenario) settle() {
 		owners, last := s.l.snapshot()
 		why := s.unsettled(live, owners)
 		if why == "" && time.Since(last) >= quiet {
+			s.recordJavaLeaders()
 			return
 		}
 		if time.Now().After(deadline) {
@@ -294,6 +295,7 @@ func (s *scenario) finish() report {
 	}
 	s.crashed = nil
 	end := time.Now()
+	s.recordJavaLeaders()
 	if s.java != nil {
 		if err := s.java.close(); err != nil {
 			s.t.Error(err)
@@ -407,4 +409,14 @@ func (s *scenario) crash(id string) {
 	m.crash()
 	delete(s.goMembers, id)
 	s.crashed = append(s.crashed, m)
+}
+
+// recordJavaLeaders tells the ledger which generations Java members led so far.
+func (s *scenario) recordJavaLeaders() {
+	if s.java == nil {
+		return
+	}
+	if err := s.java.recordLeaders(); err != nil {
+		s.t.Errorf("reading which generations Java led: %v", err)
+	}
 }
