@@ -160,6 +160,12 @@ func (c *coordinator) supports(protocols []protocolMeta, except string) bool {
 func (c *coordinator) join(req joinRequest) {
 	if req.memberID == "" && req.instance != "" {
 		if old, ok := c.instances[req.instance]; ok {
+			// The instance replaces its old member, whose protocols do not
+			// count against it.
+			if !c.supports(req.protocols, old) {
+				c.s.replyJoin(req.from, joinAnswer{err: member.InconsistentGroupProtocol})
+				return
+			}
 			c.replaceStatic(c.members[old], req)
 			return
 		}

@@ -37,6 +37,7 @@ func (s *Sim) lead(p *process, j joinAnswer) map[string]assignment {
 		}
 	}
 	p.ledTopics = slices.Sorted(maps.Keys(subscribed))
+	p.ledView = maps.Clone(p.view)
 	for _, t := range p.ledTopics {
 		if n, ok := p.view[t]; ok {
 			g.Topics = append(g.Topics, assignor.Topic{Name: t, Partitions: assignor.Partitions(n)})

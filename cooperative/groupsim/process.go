@@ -28,7 +28,8 @@ type process struct {
 	disconnectedUntil time.Duration
 	heartbeating      bool // a heartbeat is in flight
 	lastJoin          joinAnswer
-	ledTopics         []string // as leader: the topics the group subscribes to
+	ledTopics         []string         // as leader: the topics the group subscribes to
+	ledView           map[string]int32 // as leader: the metadata it assigned with
 	delivering        map[partition]bool
 
 	hadWork   bool // it has delivered something in its life
@@ -148,6 +149,7 @@ func (p *process) do(a member.Action) {
 				// KIP-814: a returning static leader keeps the group's
 				// assignment; like Java it only learns the group's topics.
 				p.ledTopics = groupTopics(j, j.protocol)
+				p.ledView = maps.Clone(p.view)
 			} else {
 				req.assignments = s.lead(p, j)
 			}
@@ -242,25 +244,35 @@ func (p *process) updateIdle() {
 	}
 }
 
-// refreshMetadata updates p's view of the cluster; a change to a subscribed
-// topic makes the member rejoin.
+// refreshMetadata updates p's view of the cluster. A change to a subscribed
+// topic makes the member rejoin; so does, on the leader, a difference
+// between the metadata it assigned with and the new view for any topic the
+// group subscribes to (Java's leader compares its assignment snapshot with
+// its metadata snapshot).
 func (p *process) refreshMetadata() {
 	if !p.alive || p.stale {
 		return
 	}
 	old := p.view
 	p.view = maps.Clone(p.s.topics)
-	watch := p.machine.Topics()
-	if p.lastJoin.leader == p.machine.MemberID() && p.lastJoin.gen == p.machine.Generation() {
-		// The leader watches every topic the group subscribes to, as Java's
-		// leader compares its metadata with the snapshot it assigned from.
-		watch = append(watch, p.ledTopics...)
-	}
-	for _, t := range watch {
-		o, had := old[t]
+	differs := func(before map[string]int32, t string) bool {
+		o, had := before[t]
 		n, has := p.view[t]
-		if had != has || o != n {
+		return had != has || o != n
+	}
+	for _, t := range p.machine.Topics() {
+		if differs(old, t) {
 			p.s.tracef("%s sees new metadata for %s", p.id(), t)
+			p.step(member.MetadataChanged{})
+			return
+		}
+	}
+	if id := p.machine.MemberID(); id == "" || p.lastJoin.leader != id {
+		return
+	}
+	for _, t := range p.ledTopics {
+		if differs(p.ledView, t) {
+			p.s.tracef("%s (leader) sees new metadata for %s", p.id(), t)
 			p.step(member.MetadataChanged{})
 			return
 		}

@@ -2,6 +2,7 @@ package groupsim_test
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -63,12 +64,26 @@ func TestRandomEvents(t *testing.T) {
 				}
 			}
 		})
-		as := rapid.SampledFrom(names).Draw(rt, "assignor")
+		// A family is one assignor list for every member, or a migration
+		// from eager to cooperative in which each join and restart draws
+		// one of the deploys' lists, so eager and cooperative members mix.
+		families := map[string][]string{}
+		for _, n := range names {
+			families[n] = []string{n}
+		}
+		families["migration-sticky"] = []string{"sticky", "cooperative-sticky,sticky", "cooperative-sticky"}
+		families["migration-roundrobin"] = []string{"roundrobin", "cooperative-roundrobin,roundrobin", "cooperative-roundrobin"}
+		family := rapid.SampledFrom(slices.Sorted(maps.Keys(families))).Draw(rt, "family")
+		lists := families[family]
+		list := func() string { return rapid.SampledFrom(lists).Draw(rt, "assignors") }
+		as := family
 		sim := groupsim.New(groupsim.Config{
 			HeartbeatInterval: time.Second, SessionTimeout: 6 * time.Second,
 			RebalanceTimeout: 10 * time.Second, Latency: 5 * time.Millisecond, Jitter: 3 * time.Millisecond, MetadataDelay: time.Second,
 		}, propertyFactories())
+		var history []string // the script so far, printed on failure
 		exec := func(cmd string) {
+			history = append(history, cmd)
 			out, err := sim.Exec(cmd)
 			if err != nil && strings.Contains(err.Error(), "is not running") {
 				return // restarting, fenced or stopped: nothing to do
@@ -77,7 +92,7 @@ func TestRandomEvents(t *testing.T) {
 				rt.Fatalf("%s: %v", cmd, err)
 			}
 			if strings.Contains(out, "FAILURE") {
-				rt.Fatalf("%s:\n%s", cmd, out)
+				rt.Fatalf("%s:\n%s\nscript:\n%s", cmd, out, strings.Join(history, "\n"))
 			}
 		}
 		topics := []string{"t0", "t1", "t2"}
@@ -103,7 +118,7 @@ func TestRandomEvents(t *testing.T) {
 			name := fmt.Sprintf("m%d", next)
 			next++
 			running[name] = true
-			exec(fmt.Sprintf("join %s topics=%s assignors=%s%s", name, subscription(), as, staticFlag))
+			exec(fmt.Sprintf("join %s topics=%s assignors=%s%s", name, subscription(), list(), staticFlag))
 		}
 		for range rapid.IntRange(1, 4).Draw(rt, "initial") {
 			join()
@@ -142,7 +157,7 @@ func TestRandomEvents(t *testing.T) {
 				if n, ok := pick(); ok {
 					down := rapid.SampledFrom([]string{"0s", "2s", "8s"}).Draw(rt, "down")
 					crash := rapid.SampledFrom([]string{"", " crash"}).Draw(rt, "crash")
-					exec(fmt.Sprintf("restart %s down=%s%s", n, down, crash))
+					exec(fmt.Sprintf("restart %s down=%s%s assignors=%s", n, down, crash, list()))
 				}
 			case 4:
 				if n, ok := pick(); ok {
@@ -184,10 +199,10 @@ func TestRandomEvents(t *testing.T) {
 			rt.Fatal(err)
 		}
 		if strings.Contains(out, "FAILURE") {
-			rt.Fatalf("settle:\n%s", out)
+			rt.Fatalf("settle:\n%s\nscript:\n%s", out, strings.Join(history, "\n"))
 		}
 		if as != "unstable" && as != "cooperative-unstable" && !strings.HasPrefix(out, "settled") {
-			rt.Fatalf("%s did not settle: %s", as, out)
+			rt.Fatalf("%s did not settle: %s\nscript:\n%s", as, out, strings.Join(history, "\n"))
 		}
 	})
 }
