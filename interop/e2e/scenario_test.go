@@ -23,6 +23,8 @@ type scenario struct {
 	topics     []string
 	partitions int32
 
+	// Every member's session timeout (3 s unless the scenario says), heartbeat interval
+	// (300 ms) and rebalance timeout (10 s; Java's max.poll.interval.ms).
 	session, heartbeat, rebalance time.Duration
 
 	prod        *producer
@@ -50,7 +52,7 @@ func newScenario(t *testing.T, cfg scenarioConfig) *scenario {
 		partitions:  6,
 		session:     cmpOr(cfg.session, 3*time.Second),
 		heartbeat:   300 * time.Millisecond,
-		rebalance:   5 * time.Second,
+		rebalance:   10 * time.Second,
 		goMembers:   make(map[string]*goMember),
 		franz:       make(map[string]*franzMember),
 		javaMembers: make(map[string]*javaMember),
