@@ -2,8 +2,10 @@ package sticky
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
+	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/internal/scenario"
 )
 
@@ -16,12 +18,55 @@ func BenchmarkAssign(b *testing.B) {
 			a := New()
 			b.Run(fmt.Sprintf("%s/partitions=%d/members=%d", k, s.Partitions(), s.Members), func(b *testing.B) {
 				b.ReportAllocs()
+				report := quality(b, g, a)
 				for b.Loop() {
 					if _, err := a.Assign(g); err != nil {
 						b.Fatal(err)
 					}
 				}
+				report()
 			})
+		}
+	}
+}
+
+// quality measures the plan's spread (max-min load), the partitions that
+// left their valid owner, and the share of rack-local partitions when the
+// group has racks, before the timed loop; the returned function reports them
+// (after the loop, which would reset them).
+func quality(b *testing.B, g assignor.Group, a *Assignor) func() {
+	plan, err := a.Assign(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lo, hi := int(^uint(0)>>1), 0
+	moves, local, total := 0, 0, 0
+	for m, mp := range plan.Members {
+		lo, hi = min(lo, mp.NumAssigned()), max(hi, mp.NumAssigned())
+		rack := ix.Members[m].Rack
+		for _, tp := range mp.Assigned {
+			t, _ := ix.Topic(tp.Topic)
+			for _, id := range tp.Partitions {
+				p, _ := ix.Flat(t, id)
+				total++
+				if o := ix.Owner[p]; o >= 0 && o != int32(m) {
+					moves++
+				}
+				if racks := ix.Topics[t].ReplicaRacks; racks != nil && rack != "" && slices.Contains(racks[p-ix.TopicStart[t]], rack) {
+					local++
+				}
+			}
+		}
+	}
+	return func() {
+		b.ReportMetric(float64(hi-lo), "spread")
+		b.ReportMetric(float64(moves), "moves")
+		if g.Members[0].Rack != "" {
+			b.ReportMetric(100*float64(local)/float64(total), "%local")
 		}
 	}
 }
