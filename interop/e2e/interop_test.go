@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -198,5 +199,32 @@ func TestSaramaMigrateFromEager(t *testing.T) {
 	r := s.finish()
 	if r.ledBy[strategyKind()] == 0 {
 		t.Errorf("our assignor led no rebalance after the migration")
+	}
+}
+
+// TestBrokenAssignorIsCaught runs the checks against a deliberately broken strategy that gives
+// every partition to every member: on the real broker they must see the overlapping claims
+// (attributed to the broken leader) and the duplicates.
+func TestBrokenAssignorIsCaught(t *testing.T) {
+	s := newScenario(t, scenarioConfig{})
+	s.start("b1")
+	s.start("b2")
+	all := int(s.partitions) * len(s.topics)
+	s.waitFor(30*time.Second, func() string {
+		h := s.holdings()
+		if h["b1"] != all || h["b2"] != all {
+			return fmt.Sprintf("holdings %v, want %d each", h, all)
+		}
+		return ""
+	})
+	time.Sleep(time.Second) // both consume the same records
+	r := s.finish()         // overlaps under a leader not ours are logged, not failed
+	if len(r.overlaps) == 0 || r.duplicates == 0 {
+		t.Fatalf("the checks missed a broken assignor: %d overlaps, %d duplicates", len(r.overlaps), r.duplicates)
+	}
+	for _, o := range r.overlaps {
+		if !strings.HasPrefix(o.leader, kindBroken) {
+			t.Errorf("overlap attributed to %q, want the broken leader: %s", o.leader, o)
+		}
 	}
 }

@@ -25,6 +25,7 @@ const (
 	kindFranz  = "franz-go" // franz-go kgo with kgo.CooperativeStickyBalancer
 
 	kindSaramaEager = "sarama-sticky" // sarama with its eager sticky
+	kindBroken      = "broken"        // sarama with everythingToEveryone, to see the checks fail
 )
 
 // claim is one member's ownership of one partition: from the moment its consumer may process

@@ -329,3 +329,30 @@ func reset(c net.Conn) {
 	}
 	_ = c.Close()
 }
+
+// everythingToEveryone is a deliberately broken cooperative strategy: every member gets every
+// partition. Kafka does not check plans, so every member consumes everything, and the suite's
+// checks must report overlapping claims and duplicates.
+type everythingToEveryone struct{}
+
+var _ sarama.RebalanceProtocolBalanceStrategy = everythingToEveryone{}
+
+func (everythingToEveryone) Name() string { return "broken-everything" }
+
+func (everythingToEveryone) SupportedProtocols() []sarama.RebalanceProtocol {
+	return []sarama.RebalanceProtocol{sarama.RebalanceProtocolCooperative}
+}
+
+func (everythingToEveryone) Plan(members map[string]sarama.ConsumerGroupMemberMetadata, topics map[string][]int32) (sarama.BalanceStrategyPlan, error) {
+	plan := make(sarama.BalanceStrategyPlan)
+	for id := range members {
+		for topic, partitions := range topics {
+			plan.Add(id, topic, partitions...)
+		}
+	}
+	return plan, nil
+}
+
+func (everythingToEveryone) AssignmentData(string, map[string][]int32, int32) ([]byte, error) {
+	return nil, nil
+}

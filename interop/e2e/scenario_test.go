@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -12,8 +13,8 @@ import (
 	"github.com/IBM/sarama"
 )
 
-// scenario runs one consumer group of Java and sarama members on the shared broker, with
-// records produced throughout, and checks it when it ends.
+// scenario runs one consumer group (Java, sarama and franz-go members, see start) on the shared
+// broker, with records produced throughout, and checks it when it ends.
 type scenario struct {
 	t          *testing.T
 	name       string
@@ -50,7 +51,7 @@ func newScenario(t *testing.T, cfg scenarioConfig) *scenario {
 		group:       "g-" + name,
 		topics:      []string{name + "-a", name + "-b"},
 		partitions:  6,
-		session:     cmpOr(cfg.session, 3*time.Second),
+		session:     cmp.Or(cfg.session, 3*time.Second),
 		heartbeat:   300 * time.Millisecond,
 		rebalance:   10 * time.Second,
 		goMembers:   make(map[string]*goMember),
@@ -69,13 +70,6 @@ func newScenario(t *testing.T, cfg scenarioConfig) *scenario {
 	s.prod = prod
 	t.Cleanup(s.cleanup)
 	return s
-}
-
-func cmpOr(d, def time.Duration) time.Duration {
-	if d == 0 {
-		return def
-	}
-	return d
 }
 
 // cleanup stops whatever is still running (after a failure; finish stops everything first).
@@ -112,8 +106,9 @@ func (s *scenario) static(id string) { s.instances[id] = "inst-" + id }
 // start starts member id, whose first letter says its kind: "g" a sarama member with the
 // strategy under test (ours by default), "s" a sarama member with sarama's built-in
 // cooperative-sticky, "e" one with sarama's eager sticky, "m" one with ours then sarama's eager
-// sticky (the first deploy of a migration: sarama then runs the eager protocol), "f" a franz-go
-// member with kgo.CooperativeStickyBalancer, "j" a Java consumer with CooperativeStickyAssignor.
+// sticky (the first deploy of a migration: sarama then runs the eager protocol), "b" one with a
+// deliberately broken strategy (everythingToEveryone), "f" a franz-go member with
+// kgo.CooperativeStickyBalancer, "j" a Java consumer with CooperativeStickyAssignor.
 func (s *scenario) start(id string) {
 	s.t.Helper()
 	name := s.memberName(id)
@@ -122,7 +117,7 @@ func (s *scenario) start(id string) {
 		session: s.session, heartbeat: s.heartbeat, rebalance: s.rebalance,
 	}
 	switch id[0] {
-	case 'g', 's', 'e', 'm':
+	case 'g', 's', 'e', 'm', 'b':
 		kind, strategies, err := saramaKind(id[0])
 		if err != nil {
 			s.t.Fatal(err)
@@ -325,7 +320,7 @@ func (s *scenario) finish() report {
 		if o.ours {
 			s.t.Errorf("overlapping claims in a rebalance our assignor led: %s", o)
 		} else {
-			s.t.Logf("overlapping claims under a Java leader (reported, not failed): %s", o)
+			s.t.Logf("overlapping claims under a leader not ours (reported, not failed): %s", o)
 		}
 	}
 	for _, n := range r.notes {
@@ -384,6 +379,8 @@ func (s *scenario) waitFor(d time.Duration, cond func() string) {
 func saramaKind(letter byte) (string, []kindStrategy, error) {
 	eager := kindStrategy{kindSaramaEager, sarama.NewBalanceStrategySticky()}
 	switch letter {
+	case 'b':
+		return kindBroken, []kindStrategy{{kindBroken, everythingToEveryone{}}}, nil
 	case 's':
 		return kindSarama, []kindStrategy{{kindSarama, sarama.NewBalanceStrategyCooperativeSticky()}}, nil
 	case 'e':
