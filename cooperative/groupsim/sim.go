@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/cooperative/member"
 )
 
 // Config holds the simulated timings. The zero value of each field selects
@@ -216,7 +217,7 @@ func (s *Sim) unsettledReason() string {
 			return p.name + " disconnected"
 		case !p.current():
 			return p.name + " not a member of the current generation"
-		case m.Phase().String() != "stable" || m.Generation() != c.generation:
+		case m.Phase() != member.Stable || m.Generation() != c.generation:
 			return p.name + " " + m.Phase().String() + " in generation " + fmt.Sprint(m.Generation())
 		case !p.fresh():
 			return p.name + " has stale metadata"
