@@ -88,7 +88,9 @@
 //
 // Call an inner assignor stable if, given ownership equal to its previous
 // plan minus any subset of partitions, it returns that previous plan
-// (round-robin ignores ownership, so it is; sticky must be). With a stable
+// (round-robin ignores ownership, so it is; sticky is when subscriptions are
+// identical, and otherwise its follow-up round still withholds nothing, though
+// it may place a withheld partition elsewhere). With a stable
 // inner assignor the follow-up round hands every withheld partition to the
 // member the inner assignor chose, and the group settles within two
 // rebalances of the last event. An unstable inner assignor stays safe, but
