@@ -112,3 +112,30 @@ func TestStaticRestartNoRebalance(t *testing.T) {
 		})
 	}
 }
+
+// TestProtocolVote pins Kafka's protocol choice in the migration: the group
+// keeps the eager assignor until every member lists the cooperative one,
+// and a member with no protocol in common is rejected
+// (INCONSISTENT_GROUP_PROTOCOL) and stops.
+func TestProtocolVote(t *testing.T) {
+	sim := groupsim.New(groupsim.Config{}, factories())
+	steps := []struct{ script, protocol string }{
+		{"topic create t0 partitions=6\njoin m0..m2 topics=t0 assignors=sticky\nsettle", "sticky"},
+		{"restart m0,m1 assignors=cooperative-sticky,sticky\nsettle", "sticky"},
+		{"restart m2 assignors=cooperative-sticky,sticky\nsettle", "cooperative-sticky"},
+		{"restart m0 assignors=cooperative-sticky\nsettle", "cooperative-sticky"},
+	}
+	for _, st := range steps {
+		out := run(t, sim, st.script)
+		if !strings.Contains(out, "protocol "+st.protocol+",") || strings.Contains(out, "FAILURE") {
+			t.Fatalf("after %q: want protocol %s:\n%s", st.script, st.protocol, out)
+		}
+	}
+	sim2 := groupsim.New(groupsim.Config{}, factories())
+	run(t, sim2, "topic create t0 partitions=6\njoin m0,m1 topics=t0 assignors=sticky\nsettle")
+	sim2.ResetStats()
+	out := run(t, sim2, "join m2 topics=t0 assignors=cooperative-sticky\nsettle")
+	if st := sim2.Stats(); st.Rejected != 1 || !strings.Contains(out, "2 members") {
+		t.Fatalf("incompatible member: want it rejected and 2 members left, got %+v\n%s", st, out)
+	}
+}

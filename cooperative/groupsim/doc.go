@@ -33,6 +33,12 @@
 // phase per process), and Config.Jitter adds a deterministic per-message
 // delay so that answers sent together arrive in varying order.
 //
+// Not modelled: fetching and periodic offset commits (a member's final
+// commits of revoked partitions are counted, not sent, so the coordinator
+// never answers an OffsetCommit), the initial rebalance delay of an empty
+// group, and request loss (a disconnected member's traffic is held, not
+// dropped).
+//
 // One deviation from Kafka: a static member that restarts with different
 // subscribed topics makes a stable group rebalance (Kafka's coordinator only
 // checks that the chosen protocol remains, so the new topics would go
