@@ -87,12 +87,12 @@
 // # Settling
 //
 // Call an inner assignor stable if, given ownership equal to its previous
-// plan minus any subset of partitions, it returns that previous plan
-// (round-robin ignores ownership, so it is; sticky is when subscriptions are
-// identical, and otherwise its follow-up round still withholds nothing, though
-// it may place a withheld partition elsewhere). With a stable
-// inner assignor the follow-up round hands every withheld partition to the
-// member the inner assignor chose, and the group settles within two
+// plan minus any subset of partitions, it returns that previous plan.
+// Round-robin ignores ownership, so it is; sticky is when subscriptions are
+// identical (otherwise its follow-up round still withholds nothing, but may
+// place a withheld partition elsewhere than its first plan did). With a
+// stable inner assignor the follow-up round hands every withheld partition
+// to the member the inner assignor chose, and the group settles within two
 // rebalances of the last event. An unstable inner assignor stays safe, but
 // may withhold again in the follow-up round.
 //
