@@ -112,7 +112,8 @@
 // Beyond the inner assignor, a rebalance costs one [assignor.NewIndex] and
 // O(P + C + R log T) for P partitions, C claims, R runs of one topic in one
 // member's lists and T topics, over flat arrays without maps; BenchmarkWrap
-// measures it next to the wire floor.
+// measures it next to the wire floor. An inner assignor that implements
+// [IndexAssignor] shares the wrapper's index instead of building its own.
 //
 // # KIPs
 //
