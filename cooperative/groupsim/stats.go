@@ -67,9 +67,16 @@ func (st Stats) String() string {
 	name, longest := st.MaxPause()
 	if name == "" {
 		b.WriteString("longest member pause: none\n")
-	} else {
-		fmt.Fprintf(&b, "longest member pause: %s (%s)\n", fmtTime(longest), name)
+		return b.String()
 	}
+	fmt.Fprintf(&b, "longest member pause: %s (%s)\n", fmtTime(longest), name)
+	b.WriteString("pauses:")
+	for _, n := range slices.Sorted(maps.Keys(st.LongestPause)) {
+		if d := st.LongestPause[n]; d > 0 {
+			fmt.Fprintf(&b, " %s %s", n, fmtTime(d))
+		}
+	}
+	b.WriteString("\n")
 	return b.String()
 }
 
