@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative/member"
@@ -73,8 +74,8 @@ type cmember struct {
 	instance  string
 	proc      *process
 	protocols []protocolMeta
-	order     uint64 // when it first joined: the leader is the oldest
-	lastSeen  int64  // nanoseconds of simulated time
+	order     uint64        // when it first joined: the leader is the oldest
+	lastSeen  time.Duration // when the coordinator last heard from it
 	joining   *process
 	syncing   *process
 	assigned  assignment
@@ -118,7 +119,7 @@ func (c *coordinator) fencedOrUnknown(id, instance string) member.ErrorCode {
 }
 
 func (c *coordinator) touch(m *cmember) {
-	m.lastSeen = int64(c.s.now)
+	m.lastSeen = c.s.now
 	c.s.at(c.s.now+c.s.cfg.SessionTimeout, func() { c.checkSession(m) })
 }
 
@@ -128,7 +129,7 @@ func (c *coordinator) checkSession(m *cmember) {
 	if c.members[m.id] != m || m.joining != nil || m.syncing != nil {
 		return
 	}
-	if int64(c.s.now)-m.lastSeen < int64(c.s.cfg.SessionTimeout) {
+	if c.s.now-m.lastSeen < c.s.cfg.SessionTimeout {
 		return
 	}
 	c.s.tracef("coordinator: session of %s expired", m.id)
