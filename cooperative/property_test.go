@@ -1,6 +1,7 @@
 package cooperative
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -333,4 +334,82 @@ func TestIndexAssignorMatchesAssign(t *testing.T) {
 			t.Fatalf("through AssignIndex:\n%s%s(err %v)\nthrough Assign:\n%s%s", got, gotSets, err, want, wantSets)
 		}
 	})
+}
+
+// randomPlan is an inner assignor returning a drawn, mostly broken plan.
+type randomPlan struct{ plan assignor.Plan }
+
+func (randomPlan) Name() string                                   { return "random" }
+func (r randomPlan) Assign(assignor.Group) (assignor.Plan, error) { return r.plan, nil }
+
+// TestPropertyBrokenInner: whatever plan the inner assignor returns (any
+// assignment of the partitions to their subscribers, in lists out of order,
+// or any mess: unknown or repeated members, odd partitions), the
+// wrapper never panics, and it either fails or returns a plan that passes
+// CheckPlan for the cooperative protocol.
+func TestPropertyBrokenInner(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := genGroup(t, false)
+		var plan assignor.Plan
+		if rapid.Bool().Draw(t, "plausible") {
+			plan = drawAssignment(t, g)
+		} else {
+			ids := []string{"m0", "m1", "m2", "m3", "m4", "m5", "zz"}
+			for range rapid.IntRange(0, 7).Draw(t, "entries") {
+				plan.Members = append(plan.Members, assignor.MemberPlan{
+					Member:   rapid.SampledFrom(ids).Draw(t, "plan member"),
+					Assigned: genClaims(t, "plan"),
+				})
+			}
+		}
+		sets, got, err := SplitWithConfig(g, randomPlan{plan}, Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")})
+		if err != nil {
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %v is not a *cooperative.Error", err)
+			}
+			return
+		}
+		if err := assignor.CheckPlan(g, got, assignor.Cooperative); err != nil {
+			t.Fatalf("accepted an inner plan and returned an unsafe one:\n%v\ninner:\n%s\nplan:\n%s", err, plan, got)
+		}
+		checkPlanAgainst(t, g, got, plan, sets)
+	})
+}
+
+// drawAssignment draws an arbitrary assignment of g's partitions to their
+// topics' subscribers (some left out), one entry per member, each member's
+// list in a drawn order: what any valid or almost valid inner assignor
+// might return.
+func drawAssignment(t *rapid.T, g assignor.Group) assignor.Plan {
+	var plan assignor.Plan
+	lists := map[string][]assignor.TopicPartitions{}
+	for _, tp := range g.Topics {
+		var subs []string
+		for _, m := range g.Members {
+			if slices.Contains(m.Topics, tp.Name) {
+				subs = append(subs, m.ID)
+			}
+		}
+		if len(subs) == 0 {
+			continue
+		}
+		for _, id := range tp.Partitions {
+			i := rapid.IntRange(-1, len(subs)-1).Draw(t, "holder")
+			if i < 0 {
+				continue
+			}
+			lists[subs[i]] = append(lists[subs[i]], assignor.TopicPartitions{Topic: tp.Name, Partitions: []int32{id}})
+		}
+	}
+	for _, m := range g.Members {
+		l := lists[m.ID]
+		order := rapid.Permutation(seq(len(l))).Draw(t, "list order")
+		shuffled := make([]assignor.TopicPartitions, len(l))
+		for a, b := range order {
+			shuffled[a] = l[b]
+		}
+		plan.Members = append(plan.Members, assignor.MemberPlan{Member: m.ID, Assigned: shuffled})
+	}
+	return plan
 }
