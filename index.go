@@ -243,8 +243,9 @@ func (ix *Index) indexSubscriptions() {
 		}
 		if subs == nil {
 			subs = make([]int32, 0, len(mem.Topics))
+			cur := ix.TopicCursor()
 			for _, name := range mem.Topics {
-				if t, ok := ix.topicByName[name]; ok {
+				if t, ok := cur.Find(name); ok {
 					subs = append(subs, t)
 				}
 			}
@@ -269,8 +270,9 @@ func (ix *Index) classifyClaims() {
 		gen := max(mem.Generation, NoGeneration)
 		ix.Generation[m] = gen
 		var claims []int32
+		cur := ix.TopicCursor()
 		for _, tp := range mem.Owned {
-			t, known := ix.topicByName[tp.Topic]
+			t, known := cur.Find(tp.Topic)
 			for _, id := range tp.Partitions {
 				reason := OutsideReason(0)
 				var p int32
@@ -437,4 +439,37 @@ func (ix *Index) TopicPartitions(ps []int32) []TopicPartitions {
 		ids[i] = ix.Topics[t].Partitions[p-ix.TopicStart[t]]
 	}
 	return append(out, TopicPartitions{Topic: ix.Topics[t].Name, Partitions: ids[start:]})
+}
+
+// TopicCursor resolves topic names to topic numbers for a caller that asks
+// them mostly in ascending order, as sorted subscriptions, claims and plans
+// list them: it first tries the few topics after the last one found
+// (comparing names that usually share their bytes, so equality is cheap) and
+// falls back to a map lookup. Any order of names gives correct answers.
+type TopicCursor struct {
+	ix *Index
+	t  int32
+}
+
+// cursorLookahead is how many topics past the last one found a cursor tries
+// before the map.
+const cursorLookahead = 4
+
+// TopicCursor returns a cursor positioned before the first topic.
+func (ix *Index) TopicCursor() TopicCursor { return TopicCursor{ix: ix, t: -1} }
+
+// Find returns the number of the topic named name.
+func (c *TopicCursor) Find(name string) (int32, bool) {
+	topics := c.ix.Topics
+	for n := c.t + 1; n <= c.t+cursorLookahead && int(n) < len(topics); n++ {
+		if topics[n].Name == name {
+			c.t = n
+			return n, true
+		}
+	}
+	t, ok := c.ix.topicByName[name]
+	if ok {
+		c.t = t
+	}
+	return t, ok
 }

@@ -6,37 +6,6 @@ import (
 	"github.com/kgroup/assignor"
 )
 
-// topicCursor resolves the topic names of a list sorted by topic, as a
-// plan's lists are, mostly without a map lookup: it first tries the few
-// topics after the last one it found (comparing names that usually share
-// their bytes' address, so equality is one pointer compare), and falls back
-// to the Index's map. Any order of names gives correct answers.
-type topicCursor struct {
-	ix *assignor.Index
-	t  int32
-}
-
-// lookahead is how many topics past the last one found a cursor tries
-// before the map.
-const lookahead = 4
-
-func newTopicCursor(ix *assignor.Index) topicCursor { return topicCursor{ix: ix, t: -1} }
-
-func (c *topicCursor) find(name string) (int32, bool) {
-	topics := c.ix.Topics
-	for n := c.t + 1; n <= c.t+lookahead && int(n) < len(topics); n++ {
-		if topics[n].Name == name {
-			c.t = n
-			return n, true
-		}
-	}
-	t, ok := c.ix.Topic(name)
-	if ok {
-		c.t = t
-	}
-	return t, ok
-}
-
 // subscriptionCursor answers whether one member subscribes to topics asked
 // mostly in ascending order, walking its subscription list forward instead
 // of searching it; a topic asked out of order is searched.
@@ -55,6 +24,10 @@ func (c *subscriptionCursor) has(t int32) bool {
 	_, ok := slices.BinarySearch(c.subs, t)
 	return ok
 }
+
+// lookahead is how many topics past the last answer topicOf tries before
+// searching.
+const lookahead = 4
 
 // topicOf returns the topic of flat partition p for a caller walking
 // partitions in ascending order: it tries the topics after t (the last

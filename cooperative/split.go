@@ -139,12 +139,12 @@ func (r *rebalance) readInner(plan assignor.Plan) {
 		r.userData[m] = mp.UserData
 		r.innerLists[m] = mp.Assigned
 		canonical := true
-		topics := newTopicCursor(ix)
+		topics := ix.TopicCursor()
 		subs := subscriptionCursor{subs: ix.Subscriptions[m]}
 		prev := int32(-1) // the previous entry's topic; topics are numbered in name order
 		for j := range mp.Assigned {
 			tp := &mp.Assigned[j]
-			t, known := topics.find(tp.Topic)
+			t, known := topics.Find(tp.Topic)
 			subscribed := known && subs.has(t)
 			if !known || len(tp.Partitions) == 0 || t <= prev {
 				canonical = false
