@@ -88,6 +88,7 @@ type network struct {
 	cur      []int32
 	queue    []int32
 	heap     costHeap
+	out      []outArc
 }
 
 // solveFlow computes the flows by the min-cost flow.
@@ -224,6 +225,58 @@ func (nw *network) arc(u, i int32) (int32, cost, bool) {
 	return 0, cost{}, false
 }
 
+// outArc is one residual arc out of a node: its index, head and cost.
+type outArc struct {
+	i, v int32
+	c    cost
+}
+
+// residual appends to buf the arcs out of u that have residual capacity.
+// It is arc over every index, with the per-node lookups hoisted: the hot
+// loop of the Dijkstra and BFS passes.
+func (nw *network) residual(u int32, buf []outArc) []outArc {
+	pr := nw.pr
+	switch {
+	case u == 0:
+		for j := range nw.hubs {
+			if nw.sent[j] < nw.size[j] {
+				buf = append(buf, outArc{int32(j), 1 + int32(j), cost{}})
+			}
+		}
+	case u < nw.nMember:
+		h := nw.hubs[u-1]
+		off := nw.f.hubOff[h]
+		for p, m := range pr.sets[pr.hubSet[h]] {
+			g := off + int32(p)
+			miss := nw.miss(g)
+			v := nw.nMember + m
+			if nw.flowA[g] < nw.own[g] {
+				buf = append(buf, outArc{2 * int32(p), v, cost{rm: miss}})
+			}
+			buf = append(buf, outArc{2*int32(p) + 1, v, cost{rm: miss + 1}})
+		}
+	case u < nw.sink:
+		m := u - nw.nMember
+		if nw.load[m] < nw.lo[m] {
+			buf = append(buf, outArc{0, nw.sink, cost{}})
+		} else if nw.load[m] < nw.hi[m] {
+			buf = append(buf, outArc{1, nw.sink, cost{load: 2*int64(nw.lo[m]) + 1}})
+		}
+		for x := nw.memberHubFrom[m]; x < nw.memberHubFrom[m+1]; x++ {
+			j := nw.memberHub[x]
+			g := nw.f.hubOff[nw.hubs[j]] + nw.memberPos[x]
+			i := 2 + 2*(x-nw.memberHubFrom[m])
+			if nw.flowA[g] > 0 {
+				buf = append(buf, outArc{i, 1 + j, cost{rm: -nw.miss(g)}})
+			}
+			if nw.flowB[g] > 0 {
+				buf = append(buf, outArc{i + 1, 1 + j, cost{rm: -nw.miss(g) - 1}})
+			}
+		}
+	}
+	return buf
+}
+
 // capacity returns the residual capacity of arc i of node u (which must
 // have some), capped at limit.
 func (nw *network) capacity(u, i, limit int32) int32 {
@@ -340,12 +393,13 @@ func (nw *network) dijkstra() bool {
 			break
 		}
 		du, pu := nw.dist[u], nw.pi[u]
-		for i, n := int32(0), nw.degree(u); i < n; i++ {
-			v, c, ok := nw.arc(u, i)
-			if !ok || nw.done[v] {
+		nw.out = nw.residual(u, nw.out[:0])
+		for _, a := range nw.out {
+			v := a.v
+			if nw.done[v] {
 				continue
 			}
-			d := du.add(c).add(pu).sub(nw.pi[v])
+			d := du.add(a.c).add(pu).sub(nw.pi[v])
 			if d.less(nw.dist[v]) {
 				nw.dist[v] = d
 				nw.heap.push(heapItem{d, v})
@@ -383,9 +437,12 @@ func (nw *network) levels() bool {
 		if u == nw.sink {
 			continue
 		}
-		for i, n := int32(0), nw.degree(u); i < n; i++ {
-			v, c, ok := nw.arc(u, i)
-			if ok && nw.level[v] < 0 && nw.admissible(u, v, c) {
+		if nw.level[nw.sink] >= 0 && nw.level[u] >= nw.level[nw.sink] {
+			break // deeper nodes cannot be on a shortest augmenting path
+		}
+		nw.out = nw.residual(u, nw.out[:0])
+		for _, a := range nw.out {
+			if v := a.v; nw.level[v] < 0 && nw.admissible(u, v, a.c) {
 				nw.level[v] = nw.level[u] + 1
 				q = append(q, v)
 			}
