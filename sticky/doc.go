@@ -82,16 +82,18 @@
 // # Stability
 //
 // The cooperative wrapper withholds the partitions a plan P takes from
-// their valid owners and asks again once they are revoked. Then the members
-// own P minus those partitions, a zero-move optimal plan exists (P itself),
-// so the follow-up plan moves nothing and keeps P's balance and rack
-// locality. With one hub it is exactly P: the quota rule and the deal are
-// both consistent under restriction (see the comments on solveUniform and
-// deal), which the property tests pin. With several hubs the follow-up plan
-// may place the formerly withheld partitions differently among equally
-// good members (the flow's tie-breaking is not restriction-consistent), but
-// it still moves nothing that is owned, so the group settles in two
-// rebalances either way.
+// their valid owners and asks again once they are revoked. The members then
+// own P minus those partitions (more generally: minus any of the partitions
+// P did not leave with their valid owner, moved or previously unowned).
+// P itself is then a zero-move optimal plan, so the follow-up plan moves
+// nothing and keeps P's balance and rack locality. With one hub it is
+// exactly P: the quota rule and the deal are both consistent under
+// restriction (see solveUniform and deal), which the property tests pin.
+// With several hubs the formerly withheld partitions may land on other,
+// equally good members (the flow's tie-breaking is not
+// restriction-consistent), but nothing owned moves, so the group settles in
+// two rebalances either way. (P minus an arbitrary subset cannot give P
+// back for any sticky assignor: minus everything is a fresh group.)
 //
 // # Cost
 //

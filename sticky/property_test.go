@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/scenario"
 )
 
 // TestMain fixes rapid's seed so that every run checks the same cases; pass
@@ -164,8 +165,11 @@ func TestPropertyValidBalancedInvariant(t *testing.T) {
 
 // TestPropertyStable pins the property the cooperative wrapper relies on:
 // if P is the plan for some ownership and the members then own P minus any
-// of the partitions P took away from their valid owners (withheld in a
-// cooperative round), the plan is P again. With identical subscriptions and
+// of the partitions P did not leave with their valid owner (those P moved,
+// which a cooperative round withholds, and those nobody owned), the plan is
+// P again. (P minus an arbitrary subset cannot work for any sticky
+// assignor: minus everything is a fresh group, whose plan cannot equal
+// every P.) With identical subscriptions and
 // no racks (the uniform path) it holds exactly; in general the second plan
 // keeps everything owned (so the follow-up round moves nothing) and is as
 // good as P.
@@ -185,7 +189,7 @@ func TestPropertyStable(t *testing.T) {
 		}
 		ix, _ := assignor.NewIndex(g)
 		next := withOwnership(g, p0, 10)
-		// Withhold a random subset of what moved off a valid owner.
+		// Drop a random subset of what P did not leave with its valid owner.
 		for i := range next.Members {
 			m := &next.Members[i]
 			for j := range m.Owned {
@@ -194,8 +198,8 @@ func TestPropertyStable(t *testing.T) {
 				tp.Partitions = slices.DeleteFunc(tp.Partitions, func(id int32) bool {
 					p, _ := ix.Flat(tn, id)
 					o := ix.Owner[p]
-					moved := o >= 0 && ix.Members[o].ID != m.ID
-					return moved && rapid.Bool().Draw(rt, "withhold")
+					changed := o < 0 || ix.Members[o].ID != m.ID
+					return changed && rapid.Bool().Draw(rt, "withhold")
 				})
 			}
 		}
@@ -265,4 +269,49 @@ func TestPropertySequences(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestStableScenarios runs the cooperative follow-up round on the benchmark
+// scenarios (10k partitions): the members own the first plan minus what it
+// took from valid owners, and the second plan must move nothing and, with
+// one hub, equal the first.
+func TestStableScenarios(t *testing.T) {
+	for _, k := range scenario.Kinds() {
+		t.Run(k.String(), func(t *testing.T) {
+			g := scenario.Build(k, scenario.Shapes()[1])
+			a := New()
+			p0, err := a.Assign(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix, _ := assignor.NewIndex(g)
+			next := withOwnership(g, p0, 2)
+			for i := range next.Members {
+				m := &next.Members[i]
+				for j := range m.Owned {
+					tp := &m.Owned[j]
+					tn, _ := ix.Topic(tp.Topic)
+					tp.Partitions = slices.DeleteFunc(tp.Partitions, func(id int32) bool {
+						p, _ := ix.Flat(tn, id)
+						o := ix.Owner[p]
+						return o >= 0 && ix.Members[o].ID != m.ID
+					})
+				}
+			}
+			p1, err := a.Assign(next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in1 := newInstance(t, next)
+			if s := in1.scoreOf(p1); s.moves != 0 {
+				t.Fatalf("follow-up round moved %d partitions", s.moves)
+			}
+			if s0, s1 := newInstance(t, g).scoreOf(p0), in1.scoreOf(p1); s0.squares != s1.squares || s0.local != s1.local {
+				t.Fatalf("follow-up quality %+v, first %+v", s1, s0)
+			}
+			if newProblem(ix, true).uniform() && p1.String() != p0.String() {
+				t.Fatal("one hub: follow-up plan differs from the first")
+			}
+		})
+	}
 }
