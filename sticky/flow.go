@@ -33,7 +33,6 @@ func (a cost) less(b cost) bool {
 }
 func (a cost) add(b cost) cost { return cost{a.load + b.load, a.rm + b.rm} }
 func (a cost) sub(b cost) cost { return cost{a.load - b.load, a.rm - b.rm} }
-func (a cost) neg() cost       { return cost{-a.load, -a.rm} }
 
 // network is the min-cost flow of the general case, on hubs rather than
 // classes: within a hub, partitions differ only by owner, and an owner that
@@ -51,14 +50,18 @@ func (a cost) neg() cost       { return cost{-a.load, -a.rm} }
 // squared loads, then the rack misses, then the partitions members receive
 // beyond what they own, which differs from the partitions leaving their
 // owners by a constant (the unowned ones): criteria (1) to (3), in that
-// order, because cost compares lexicographically.
+// order, because cost compares lexicographically. Rack misses weigh
+// rackWeight, more than any sum of move costs along a path, so the two
+// share one int64 without mixing.
 //
-// It is solved by successive shortest paths in phases (primal-dual): a
-// Dijkstra over reduced costs gives new potentials, then blocking flows over
-// the zero-reduced-cost arcs push as many units as that distance allows. The
-// member → sink arc takes one unit per phase (its next unit costs 2 more),
-// so there are about as many phases as the largest load, each O(E log V)
-// for E = Σ|subscriber set| over hubs.
+// The member → sink cost is not used as is: balance is solved first (see
+// balance.go) and the arc is cut to the member's band of optimal loads, two
+// arcs: free up to the band's low end, 2·lo+1 for the one unit up to its
+// high end. That keeps the same optimal flows and leaves few distinct path
+// costs, so successive shortest paths take a handful of phases (primal-dual:
+// a Dijkstra over reduced costs gives new potentials, then Dinic blocking
+// flows over the zero-reduced-cost arcs push in bulk), each O(E log V) for
+// E = Σ|subscriber set| over hubs.
 //
 // Hubs whose subscriber set has one member are settled before the flow
 // (they have no choice) and enter it as that member's initial load.
