@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	ibm "github.com/IBM/sarama"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -23,11 +24,19 @@ type Options struct {
 	// Topics maps topic names to partition counts. Default two topics of 12.
 	Topics map[string]int32
 	// Rate is the number of records produced per second, spread evenly over
-	// every partition. Default 600.
+	// every partition (at least 50 when positive). Default 600; negative
+	// produces nothing (members then learn of rebalances from heartbeats
+	// alone).
 	Rate int
 	// Session, Heartbeat and RebalanceTimeout are the members' group
 	// timeouts. Defaults 1.5 s, 150 ms and 10 s.
 	Session, Heartbeat, RebalanceTimeout time.Duration
+	// RetryBackoff is sarama's Consumer.Group.Rebalance.Retry.Backoff.
+	// Default 50 ms (sarama's own default is 2 s).
+	RetryBackoff time.Duration
+	// Tune, if set, adjusts each sarama member's configuration last (for
+	// example to restore sarama's defaults).
+	Tune func(*ibm.Config)
 	// Logf, if set, receives progress lines.
 	Logf func(format string, args ...any)
 }
@@ -50,6 +59,9 @@ func (o *Options) defaults() {
 	}
 	if o.RebalanceTimeout == 0 {
 		o.RebalanceTimeout = 10 * time.Second
+	}
+	if o.RetryBackoff == 0 {
+		o.RetryBackoff = 50 * time.Millisecond
 	}
 }
 
@@ -179,6 +191,10 @@ func (h *Harness) produce(ctx context.Context) {
 	tps := h.subscribed()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
+	if h.opts.Rate < 0 {
+		<-ctx.Done()
+		return
+	}
 	perTick := max(1, h.opts.Rate/50)
 	next := 0
 	for {
@@ -306,10 +322,65 @@ func (h *Harness) coverage(held map[string][]TP) (string, bool) {
 		}
 	}
 	sub := h.subscribed()
-	if len(owner) != len(sub) {
+	if len(owner) != len(sub) || !h.converged(owner) {
 		return "", false
 	}
 	return fmt.Sprint(owner), true
+}
+
+// converged reports whether the group holds exactly the newest applied plan
+// and that plan names every live member: no rebalance is half done, and no
+// member is still joining. Static members are matched by instance ID (kfake
+// gives a restarted static member a new member ID and, without a
+// rebalance, the old member's assignment).
+func (h *Harness) converged(owner map[TP]string) bool {
+	h.mu.Lock()
+	identity := map[string]string{}
+	var live []*Member
+	for name, m := range h.members {
+		if !m.isCrashed() {
+			live = append(live, m)
+		}
+		identity[name] = name
+	}
+	for name, inst := range h.instanceOf {
+		if inst != "" {
+			identity[name] = "instance " + inst
+		} else if _, ok := identity[name]; !ok {
+			identity[name] = name
+		}
+	}
+	h.mu.Unlock()
+	for _, m := range live {
+		if m.kgo != nil {
+			if id, _ := m.kgo.GroupMetadata(); id != "" {
+				h.rec.seenMemberID(m.Name, id)
+			}
+		}
+	}
+	plan, ok := h.rec.latestPlan()
+	if !ok {
+		return false
+	}
+	planned := map[TP]string{}
+	members := map[string]bool{}
+	for name, tps := range plan {
+		members[identity[name]] = true
+		for _, tp := range tps {
+			planned[tp] = identity[name]
+		}
+	}
+	for _, m := range live {
+		if !members[identity[m.Name]] {
+			return false
+		}
+	}
+	for tp, name := range owner {
+		if planned[tp] != identity[name] {
+			return false
+		}
+	}
+	return true
 }
 
 // MarkStart starts the measured window; MarkEnd ends it.

@@ -163,7 +163,7 @@ func (h *Harness) startSarama(m *Member) error {
 	cfg.Consumer.Group.Session.Timeout = h.opts.Session
 	cfg.Consumer.Group.Heartbeat.Interval = h.opts.Heartbeat
 	cfg.Consumer.Group.Rebalance.Timeout = h.opts.RebalanceTimeout
-	cfg.Consumer.Group.Rebalance.Retry.Backoff = 50 * time.Millisecond
+	cfg.Consumer.Group.Rebalance.Retry.Backoff = h.opts.RetryBackoff
 	cfg.Consumer.Group.Rebalance.Retry.Max = 20
 	cfg.Consumer.Offsets.Initial = ibm.OffsetOldest
 	cfg.Consumer.Offsets.AutoCommit.Interval = 100 * time.Millisecond
@@ -172,6 +172,9 @@ func (h *Harness) startSarama(m *Member) error {
 	cfg.Consumer.Return.Errors = false
 	if m.Instance != "" {
 		cfg.Consumer.Group.InstanceId = m.Instance
+	}
+	if h.opts.Tune != nil {
+		h.opts.Tune(cfg)
 	}
 	g, err := ibm.NewConsumerGroup(h.Addrs(), h.opts.Group, cfg)
 	if err != nil {

@@ -155,28 +155,57 @@ func (r *Recorder) applied() map[int32]appliedPlan {
 		starts[c.Generation] = append(starts[c.Generation], c)
 	}
 	out := map[int32]appliedPlan{}
-	for gen, cands := range r.syncs {
-		var agree []Sync
-		for _, c := range cands {
-			if r.agrees(c, r.received[gen], starts[gen]) {
-				agree = append(agree, c)
-			}
-		}
-		ap := appliedPlan{}
-		if len(agree) == 0 {
-			agree, ap.ambiguous = cands, true
-		}
-		ap.sync = agree[0]
-		for _, c := range agree {
-			if samePlan(c.Plan, ap.sync.Plan) {
-				ap.leaders = append(ap.leaders, r.nameOf(c.Leader))
-			} else {
-				ap.ambiguous = true
-			}
-		}
-		out[gen] = ap
+	for gen := range r.syncs {
+		out[gen] = r.appliedGen(gen, starts[gen])
 	}
 	return out
+}
+
+// appliedGen resolves one generation (see applied); starts are the claims
+// that began in it. The generation must have a sync.
+func (r *Recorder) appliedGen(gen int32, starts []*Claim) appliedPlan {
+	cands := r.syncs[gen]
+	var agree []Sync
+	for _, c := range cands {
+		if r.agrees(c, r.received[gen], starts) {
+			agree = append(agree, c)
+		}
+	}
+	ap := appliedPlan{}
+	if len(agree) == 0 {
+		agree, ap.ambiguous = cands, true
+	}
+	ap.sync = agree[0]
+	for _, c := range agree {
+		if samePlan(c.Plan, ap.sync.Plan) {
+			ap.leaders = append(ap.leaders, r.nameOf(c.Leader))
+		} else {
+			ap.ambiguous = true
+		}
+	}
+	return ap
+}
+
+// latestPlan returns, by member name, the applied plan of the newest
+// generation, or false before the first plan.
+func (r *Recorder) latestPlan() (map[string][]TP, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	gen := r.lastSync.Generation
+	if len(r.syncs[gen]) == 0 {
+		return nil, false
+	}
+	var starts []*Claim
+	for _, c := range r.claims {
+		if c.Generation == gen {
+			starts = append(starts, c)
+		}
+	}
+	out := map[string][]TP{}
+	for id, tps := range r.appliedGen(gen, starts).sync.Plan {
+		out[r.nameOf(id)] = tps
+	}
+	return out, true
 }
 
 type appliedPlan struct {
