@@ -11,7 +11,9 @@ import (
 	ibm "github.com/IBM/sarama"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/roundrobin"
+	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -223,6 +225,34 @@ func TestRackByPrefix(t *testing.T) {
 	} {
 		if got := rack(id); got != want {
 			t.Errorf("rack(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+// TestPlanMalformedUserData: one member's garbage user data costs it its
+// history, never the rebalance, with this module's assignors (eager sticky
+// reads it as history, cooperative-sticky as a generation below v2).
+func TestPlanMalformedUserData(t *testing.T) {
+	garbage := [][]byte{{0xff}, {0, 0, 0, 9, 1}, {0x7f, 0xff, 0xff, 0xff, 0, 0}, []byte("not kafka")}
+	for _, a := range []assignor.Assignor{sticky.New(), cooperative.Wrap(sticky.New())} {
+		for v := int16(0); v <= 3; v++ {
+			for i, ud := range garbage {
+				t.Run(fmt.Sprintf("%s/v%d/%d", a.Name(), v, i), func(t *testing.T) {
+					s := mustNew(t, a, Config{Logf: func(string, ...any) {}})
+					members := map[string]ibm.ConsumerGroupMemberMetadata{
+						"bad":  {Version: v, Topics: []string{"t"}, UserData: ud, OwnedPartitions: owned("t", []int32{0, 1}), GenerationID: 3},
+						"good": {Version: v, Topics: []string{"t"}, UserData: wire.CooperativeUserData(3), OwnedPartitions: owned("t", []int32{2, 3}), GenerationID: 3},
+					}
+					plan, err := s.Plan(members, map[string][]int32{"t": {0, 1, 2, 3}})
+					if err != nil {
+						t.Fatalf("Plan failed: %v", err)
+					}
+					n := len(plan["bad"]["t"]) + len(plan["good"]["t"])
+					if n != 4 {
+						t.Fatalf("plan %v assigns %d of 4 partitions", plan, n)
+					}
+				})
+			}
 		}
 	}
 }
