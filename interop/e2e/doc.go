@@ -32,10 +32,13 @@
 // return; Java from onPartitionsAssigned to the end of onPartitionsRevoked or onPartitionsLost
 // (after the member's final commit); franz-go from OnPartitionsAssigned to the end of
 // OnPartitionsRevoked or OnPartitionsLost. Every claim carries the generation in which it began,
-// and every consumed offset is recorded. Go members see themselves lead (a sarama member's Plan
-// followed by its OnAssignment names the generation; a franz-go member's MemberBalancer followed
-// by its next JoinGroupMetadata does); a generation no Go member led was led by Java (or, in a
-// group with franz-go members, by Java or franz-go).
+// and every consumed offset is recorded. The leader of each generation is seen where it can be:
+// a sarama member's Plan followed by its OnAssignment names the generation it led; a franz-go
+// member's MemberBalancer followed by its next JoinGroupMetadata does; a Java member's
+// coordinator logs "Finished assignment for group at generation N" on the leader only, and the
+// suite reads that log. A generation whose leader was not seen (a franz-go leader that left
+// before its next join, a sarama leader whose SyncGroup failed) is counted as "unseen", never as
+// ours.
 //
 // When a scenario ends the producer stops, the suite waits until every record was consumed and
 // the group's committed offsets reach the end of every partition, stops every member and reads

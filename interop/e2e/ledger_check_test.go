@@ -81,7 +81,7 @@ func TestLedgerAnalyse(t *testing.T) {
 		{
 			name:     "a generation nobody was seen to lead is not ours",
 			h:        history{release: 900, take: 800, consumedA0: []string{"m1"}, committedA0: 1},
-			overlaps: 1, moves: 1, ledBy: map[string]int{kindOurs: 1, "unknown": 1},
+			overlaps: 1, moves: 1, ledBy: map[string]int{kindOurs: 1, "unseen": 1},
 		},
 		{
 			name: "a record nobody consumed is lost, and its partition uncommitted",

@@ -231,18 +231,15 @@ func (l *ledger) latestLeader() (string, bool) {
 	return ld.member, ok
 }
 
-// leaderKind returns the kind of generation gen's leader: the kind of the member that was seen
-// to lead it (Go members see themselves lead, Java's coordinator logs it); else franz-go's when
-// the group had franz-go members (a franz-go member's last generation before it leaves stays
-// unattributed); else "unknown". Call with l.mu held.
+// leaderKind returns the kind of generation gen's leader, if a member was seen to lead it (Go
+// members see themselves lead, Java's coordinator logs it), else "unseen" (a franz-go member's
+// generation when it left before its next join, or a sarama leader whose SyncGroup failed).
+// Call with l.mu held.
 func (l *ledger) leaderKind(gen int32) string {
 	if ld, ok := l.leaders[gen]; ok {
 		return ld.kind
 	}
-	if slices.Contains(slices.Collect(maps.Values(l.kinds)), kindFranz) {
-		return kindFranz
-	}
-	return "unknown"
+	return "unseen"
 }
 
 func maxTime(a, b time.Time) time.Time {

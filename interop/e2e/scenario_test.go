@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,6 +39,9 @@ type scenario struct {
 	crashed     []*goMember
 }
 
+// runs numbers the scenarios of this process.
+var runs atomic.Int32
+
 type scenarioConfig struct {
 	session time.Duration // member session timeout; 3 s when zero
 }
@@ -45,7 +49,8 @@ type scenarioConfig struct {
 func newScenario(t *testing.T, cfg scenarioConfig) *scenario {
 	t.Helper()
 	b := needBroker(t)
-	name := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
+	// Unique per run, so that go test -count=N starts every scenario on fresh topics and group.
+	name := fmt.Sprintf("%s-%d", strings.NewReplacer("/", "-", " ", "-").Replace(t.Name()), runs.Add(1))
 	s := &scenario{
 		t: t, name: t.Name(), b: b, l: newLedger(),
 		group:       "g-" + name,
