@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -181,5 +182,45 @@ func TestCapAndInvalid(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestOutputsRoundTrip writes results.md, the plots and results.json, and
+// checks that -render redraws the same results.md from results.json.
+func TestOutputsRoundTrip(t *testing.T) {
+	floor, _ := contender.Lookup("floor")
+	franz, _ := contender.Lookup("franz-coop")
+	cfg := config{shapes: tiny, scenarios: []workload.Scenario{workload.Fresh, workload.Join}, contenders: []contender.Contender{franz, floor},
+		reps: 1, cap: 10 * time.Second, seed: 1}
+	res := run(cfg, inProcess, &bytes.Buffer{})
+	res.Date = time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
+	dir := t.TempDir()
+	cfg.out = dir
+	res.Cfg = cfg
+	if err := writeOutputs(dir, res); err != nil {
+		t.Fatal(err)
+	}
+	first, err := os.ReadFile(filepath.Join(dir, "results.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"time-fresh.png", "time-join.png", "moves.png"} {
+		if _, err := os.Stat(filepath.Join(dir, "plots", name)); err != nil {
+			t.Error(err)
+		}
+	}
+	again, err := loadJSON(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeOutputs(dir, again); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := os.ReadFile(filepath.Join(dir, "results.md"))
+	if !bytes.Equal(first, second) {
+		t.Errorf("results.md redrawn from results.json differs:\n%s\n----\n%s", first, second)
+	}
+	if !bytes.Contains(first, []byte("2026-01-02 03:04 UTC")) {
+		t.Errorf("results.md lacks the run's date:\n%s", first)
 	}
 }

@@ -63,6 +63,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		capFlag    = fs.Duration("cap", 0, "time cap per contender run (default 5s; 20s with -full; a script gets twice the cap)")
 		seed       = fs.Uint64("seed", 1, "seed of every input")
 		out        = fs.String("out", "", "directory to write results.md and plots/*.png to")
+		render     = fs.String("render", "", "redraw DIR/results.md, DIR/plots and the table from DIR/results.json (written by -out) without running")
 		group      = fs.Bool("group", false, "also run the real-group scripts (rolling restart, scale out and in) on an in-process kfake broker")
 	)
 	fs.Usage = func() {
@@ -75,6 +76,18 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	if *child {
 		if err := runChild(os.Stdin, stdout); err != nil {
 			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		return 0
+	}
+	if *render != "" {
+		res, err := loadJSON(*render)
+		if err == nil {
+			writeTable(stdout, res)
+			err = writeOutputs(*render, res)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
 			return 1
 		}
 		return 0
@@ -147,7 +160,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	}
 	started, loadBefore := time.Now(), loadAverage()
 	res := run(cfg, processSpawner(exe, []string{"-child"}), stderr)
-	res.Wall = time.Since(started)
+	res.Date, res.Wall = started.UTC(), time.Since(started)
 	res.Env = environment(cfg)
 	if loadBefore != "" {
 		res.Env = append(res.Env, "load average (1, 5, 15 min) at start "+loadBefore+", at end "+loadAverage()+" (above 2 means other work shared the 2 cores)")

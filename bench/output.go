@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/kgroup/assignor/bench/internal/contender"
 	"github.com/kgroup/assignor/bench/internal/workload"
 )
 
@@ -40,7 +42,54 @@ func writeOutputs(dir string, res *results) error {
 	} else if ok {
 		names = append(names, "moves.png")
 	}
+	if err := saveJSON(filepath.Join(dir, "results.json"), res); err != nil {
+		return err
+	}
 	return os.WriteFile(filepath.Join(dir, "results.md"), []byte(markdown(res, names)), 0o644)
+}
+
+// saved is results.json: the raw results and the settings of the run, so
+// that -render can redraw the tables and plots without running again.
+type saved struct {
+	Results    *results
+	Contenders []contender.Contender
+	Scenarios  []workload.Scenario
+	Reps       int
+	Cap        time.Duration
+	Seed       uint64
+	Full       bool
+	Group      bool
+}
+
+func saveJSON(path string, res *results) error {
+	cfg := res.Cfg
+	b, err := json.MarshalIndent(saved{Results: res, Contenders: cfg.contenders, Scenarios: cfg.scenarios, Reps: cfg.reps,
+		Cap: cfg.cap, Seed: cfg.seed, Full: cfg.full, Group: cfg.group}, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// loadJSON reads what saveJSON wrote in dir, for output to dir again.
+func loadJSON(dir string) (*results, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		return nil, err
+	}
+	var s saved
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "results.json"), err)
+	}
+	if s.Results == nil {
+		return nil, fmt.Errorf("%s: no results", filepath.Join(dir, "results.json"))
+	}
+	res := s.Results
+	res.Cfg = config{contenders: s.Contenders, scenarios: s.Scenarios, reps: s.Reps, cap: s.Cap, seed: s.Seed, full: s.Full, group: s.Group, out: dir}
+	for _, cl := range res.Cells {
+		finish(cl)
+	}
+	return res, nil
 }
 
 func mdRow(cols []string) string {
@@ -63,7 +112,7 @@ func mdHeader(cols []string) string {
 func markdown(res *results, plots []string) string {
 	var b strings.Builder
 	b.WriteString("# Benchmark results\n\n")
-	fmt.Fprintf(&b, "Produced by `go run ./bench%s` on %s, wall time %s.\n\n", flagsOf(res.Cfg), time.Now().UTC().Format("2006-01-02 15:04 MST"), res.Wall.Round(time.Second))
+	fmt.Fprintf(&b, "Produced by `go run ./bench%s` on %s, wall time %s.\n\n", flagsOf(res.Cfg), res.Date.Format("2006-01-02 15:04 MST"), res.Wall.Round(time.Second))
 	for _, e := range res.Env {
 		fmt.Fprintf(&b, "- %s\n", e)
 	}

@@ -30,7 +30,7 @@ func (r *row) cells(cl *cell) []string {
 		return append(out, note, "", "", "", "", "", "", "", "", "", "")
 	case statusCapped:
 		if len(r.Times) == 0 {
-			return append(out, r.Note, "", fmt.Sprintf(">%s", ratio(r.capRatio(cl, refKey))), fmt.Sprintf(">%s", ratio(r.capRatio(cl, floorKey))), "", "", "", "", "", "", "")
+			return append(out, r.Note, "", atLeast(r.capRatio(cl, refKey)), atLeast(r.capRatio(cl, floorKey)), "", "", "", "", "", "", "")
 		}
 	}
 	out = append(out, dur(r.Median), dur(r.Min), ratio(r.XRef), ratio(r.XFloor), fmt.Sprintf("%.1f", float64(r.AllocMed)/1e6))
@@ -86,6 +86,14 @@ func (r *row) capRatio(cl *cell, key string) float64 {
 		return 0
 	}
 	return float64(r.Cap) / float64(ref.Median)
+}
+
+// atLeast renders a lower bound on a ratio, or "–" when there is none.
+func atLeast(x float64) string {
+	if x == 0 {
+		return "–"
+	}
+	return ">" + ratio(x)
 }
 
 func balance(r *row) string {

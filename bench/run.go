@@ -57,7 +57,8 @@ type results struct {
 	Cells   []*cell
 	Scripts []*scriptRow
 	Groups  []*groupRow
-	Cfg     config
+	Cfg     config    `json:"-"`
+	Date    time.Time // when the run started
 	Wall    time.Duration
 	Env     []string
 }

@@ -1,29 +1,3 @@
-// Package contender wraps every assignor the benchmark compares behind one
-// interface, each doing a group leader's unit of work: the members' encoded
-// JoinGroup metadata in, the encoded SyncGroup assignments out.
-//
-// # The unit of work
-//
-// [Runner.Prepare] is untimed: it plays the members, encoding what each
-// member of that client would send in JoinGroup given its history (the
-// partitions it was last given, the generation, the last assignment's user
-// data). [Runner.Lead] is the timed part, the leader's work from the raw
-// member metadata to the raw assignment bytes, through the contender's own
-// codec: our codec (package wire), franz-go's kmsg, sarama's
-// encoder/decoder. [Runner.Result] (untimed) decodes the assignment bytes
-// with franz-go's kmsg, a codec that is not ours, so every contender's output
-// is read the same way.
-//
-// The core contenders are the exception: their Lead is Assign alone on a
-// prebuilt [assignor.Group], to show our assignment time on its own.
-//
-// # Members' history
-//
-// A member of an eager client revokes everything before it rejoins, so it
-// sends no owned partitions; its history travels in user data (Java,
-// sarama and franz-go's sticky layout). A cooperative member sends the
-// partitions it owns and their generation. Each runner encodes this the way
-// its client does; see the runner's doc.
 package contender
 
 import (
@@ -90,7 +64,7 @@ type Contender struct {
 	// Order places the contender in tables.
 	Order int
 	// New returns a fresh runner.
-	New func() Runner
+	New func() Runner `json:"-"`
 }
 
 var registry []Contender

@@ -1,0 +1,47 @@
+// Package contender wraps every assignor the benchmark compares behind one
+// interface, each doing a group leader's unit of work: the members' encoded
+// JoinGroup metadata in, the encoded SyncGroup assignments out.
+//
+// # The unit of work
+//
+// [Runner.Prepare] is untimed: it plays the members, encoding what each
+// member of that client would send in JoinGroup given its history (the
+// partitions it was last given, the generation, the last assignment's user
+// data). [Runner.Lead] is the timed part, the leader's work from the raw
+// member metadata to the raw assignment bytes, through the contender's own
+// codec: our codec (package wire), franz-go's kmsg, sarama's
+// encoder/decoder. [Runner.Result] (untimed) decodes the assignment bytes
+// with franz-go's kmsg, a codec that is not ours, so every contender's output
+// is read the same way.
+//
+// The core contenders are the exception: their Lead is Assign alone on a
+// prebuilt [assignor.Group], to show our assignment time on its own.
+//
+// # Members' history
+//
+// A member of an eager client revokes everything before it rejoins, so it
+// sends no owned partitions; its history travels in user data (Java,
+// sarama and franz-go's sticky layout). A cooperative member sends the
+// partitions it owns and their generation. Each runner encodes this the way
+// its client does; see the runner's doc.
+//
+// # Contenders
+//
+//   - ours-coop, ours-sticky: cooperative.Wrap(sticky.New()) and sticky.New()
+//     through package wire ([OursRunner]).
+//   - ours-sarama-coop: the same cooperative-sticky through the sarama adapter
+//     and sarama's own leader path ([SaramaRunner]); in the racks scenario the
+//     leader's adapter gets the member racks (MemberRack) and replica racks
+//     (ReplicaRacks) through its options, as a sarama application would.
+//   - ours-coop-core, ours-sticky-core: Assign alone on a decoded Group.
+//   - franz-coop, franz-sticky: franz-go v1.22.3's CooperativeStickyBalancer
+//     and StickyBalancer as kgo's leader runs them.
+//   - sarama-coop, sarama-sticky, sarama-roundrobin, sarama-range: sarama
+//     v1.61.1's strategies as sarama's leader runs them.
+//   - floor: decode every subscription and encode every assignment, nothing
+//     else.
+//
+// No peer takes racks through a public API (franz-go's rack-aware path is
+// set only by its client; sarama's strategies never read RackID), so only
+// ours and the floor run the racks scenario.
+package contender
