@@ -57,9 +57,11 @@
 // first, so each kind leads while the other kind is restarted and leadership then moves; scale
 // out 1 → 6 and back; static members restarted within the session timeout, where the test
 // asserts that real Kafka does not rebalance (same generation, no other member's claims change).
-// All four cooperative-sticky implementations in one group, restarted in turn. The kfake suite's
-// sarama-only scenarios on the real broker: rolling restart, scale out and in, static restart, a
-// crash (connections reset, no LeaveGroup), and the two-deploy migration from eager sticky.
+// All four cooperative-sticky implementations in one group, each leading it in turn while the
+// other three join. The kfake suite's sarama-only scenarios on the real broker: rolling restart,
+// scale out and in, static restart, a crash (connections reset, no LeaveGroup), and the
+// two-deploy migration from eager sticky. A deliberately broken strategy (every partition to
+// every member) shows that the checks see overlaps and duplicates on the real broker.
 // INTEROP_STRATEGY=sarama runs the g members with sarama's own cooperative-sticky instead, for
-// comparison.
+// comparison. The ledger's analysis is itself tested on synthetic histories, without a broker.
 package e2e
