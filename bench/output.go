@@ -359,6 +359,26 @@ func timePlot(res *results, sc workload.Scenario, path string) (bool, error) {
 	if drawn == 0 {
 		return false, nil
 	}
+	var capped plotter.XYs
+	for _, cl := range res.Cells {
+		if cl.Scenario != sc {
+			continue
+		}
+		for _, r := range cl.Rows {
+			if r.Status == statusCapped && r.Median == 0 && r.Cap > 0 {
+				capped = append(capped, plotter.XY{X: float64(cl.Shape.Total()), Y: float64(r.Cap) / 1e6})
+			}
+		}
+	}
+	if len(capped) > 0 {
+		s, err := plotter.NewScatter(capped)
+		if err != nil {
+			return false, err
+		}
+		s.Shape, s.Radius = draw.PyramidGlyph{}, vg.Points(5)
+		p.Add(s)
+		p.Legend.Add("over the cap: killed (drawn at the cap)", s)
+	}
 	p.Y.Max *= 30 // room for the legend above the data
 	return true, p.Save(9*vg.Inch, 6*vg.Inch, path)
 }
