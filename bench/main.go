@@ -34,6 +34,7 @@ type config struct {
 	out        string
 	full       bool
 	group      bool
+	growth     bool
 }
 
 func main() {
@@ -54,6 +55,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		child      = fs.Bool("child", false, "run one job read from stdin (internal)")
 		full       = fs.Bool("full", false, "add the 1M-partition shape and raise the cap to 20s")
 		quick      = fs.Bool("quick", false, "smoke test: 1k shape, 1 repetition, 2s cap")
+		growth     = fs.Bool("growth", false, "run the growth series instead (1,000 members, 100 topics of 100 to 10,000 partitions; 10k to 1M) for the log-log slope; with -scenarios fresh,mixed by default")
 		shapes     = fs.String("shapes", "", "comma-separated shapes to run: 1k,10k,40k,100k,1M (default all but 1M)")
 		scenarios  = fs.String("scenarios", "", "comma-separated scenarios (default: fresh,join,leave,mixed,racks; also mixed-join)")
 		contenders = fs.String("contenders", "", "comma-separated contender keys (default: all); see -list")
@@ -104,6 +106,11 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		cfg.shapes = append(cfg.shapes, workload.Full)
 		cfg.cap = 20 * time.Second
 	}
+	if *growth {
+		cfg.shapes, cfg.growth = slices.Clone(workload.Growth), true
+		cfg.scenarios = []workload.Scenario{workload.Fresh, workload.Mixed}
+		cfg.scriptMax = 0
+	}
 	if *quick {
 		cfg.shapes = cfg.shapes[:1]
 		cfg.reps = 1
@@ -123,7 +130,9 @@ func cli(args []string, stdout, stderr io.Writer) int {
 			cfg.shapes = append(cfg.shapes, s)
 		}
 	}
-	cfg.scenarios = workload.Scenarios
+	if cfg.scenarios == nil {
+		cfg.scenarios = workload.Scenarios
+	}
 	if *scenarios != "" {
 		cfg.scenarios = nil
 		for _, name := range strings.Split(*scenarios, ",") {

@@ -59,12 +59,13 @@ type saved struct {
 	Seed       uint64
 	Full       bool
 	Group      bool
+	Growth     bool
 }
 
 func saveJSON(path string, res *results) error {
 	cfg := res.Cfg
 	b, err := json.MarshalIndent(saved{Results: res, Contenders: cfg.contenders, Scenarios: cfg.scenarios, Reps: cfg.reps,
-		Cap: cfg.cap, Seed: cfg.seed, Full: cfg.full, Group: cfg.group}, "", " ")
+		Cap: cfg.cap, Seed: cfg.seed, Full: cfg.full, Group: cfg.group, Growth: cfg.growth}, "", " ")
 	if err != nil {
 		return err
 	}
@@ -85,7 +86,7 @@ func loadJSON(dir string) (*results, error) {
 		return nil, fmt.Errorf("%s: no results", filepath.Join(dir, "results.json"))
 	}
 	res := s.Results
-	res.Cfg = config{contenders: s.Contenders, scenarios: s.Scenarios, reps: s.Reps, cap: s.Cap, seed: s.Seed, full: s.Full, group: s.Group, out: dir}
+	res.Cfg = config{contenders: s.Contenders, scenarios: s.Scenarios, reps: s.Reps, cap: s.Cap, seed: s.Seed, full: s.Full, group: s.Group, growth: s.Growth, out: dir}
 	for _, cl := range res.Cells {
 		finish(cl)
 	}
@@ -134,7 +135,7 @@ func markdown(res *results, plots []string) string {
 	}
 	if slopes := slopeTable(res); slopes != "" {
 		b.WriteString("\n## Growth: log-log slope of the median against partitions\n\n")
-		b.WriteString("Least-squares slope of log(median) over log(partitions) across the shapes each contender ran (1 = linear). Shapes differ in members as well as partitions, so this is the growth over the benchmark's shape series, not a controlled sweep.\n\n")
+		b.WriteString("Least-squares slope of log(median) over log(partitions) across the shapes each contender ran (1 = linear). In the default shape series members grow with partitions, so this is the growth over that series, not a controlled sweep; -growth runs the controlled one (1,000 members, only partitions change).\n\n")
 		b.WriteString(slopes)
 	}
 
@@ -280,6 +281,9 @@ func flagsOf(cfg config) string {
 	var f []string
 	if cfg.full {
 		f = append(f, "-full")
+	}
+	if cfg.growth {
+		f = append(f, "-growth")
 	}
 	if cfg.group {
 		f = append(f, "-group")

@@ -46,6 +46,15 @@ var (
 		{Topics: 100, Partitions: 1000, Members: 1000},
 	}
 	Full = Shape{Topics: 500, Partitions: 2000, Members: 2000}
+	// Growth is the growth series: 1,000 members subscribed to 100 topics
+	// of 100, 1,000, 3,000 and 10,000 partitions (10k to 1M partitions), so
+	// that only the partition count changes.
+	Growth = []Shape{
+		{Topics: 100, Partitions: 100, Members: 1000},
+		{Topics: 100, Partitions: 1000, Members: 1000},
+		{Topics: 100, Partitions: 3000, Members: 1000},
+		{Topics: 100, Partitions: 10000, Members: 1000},
+	}
 )
 
 // Scenario is one kind of rebalance.
