@@ -9,19 +9,22 @@ import (
 )
 
 // Config holds the options of the sticky assignor. The zero value is the
-// default.
+// default; every value is valid.
 type Config struct {
-	// IgnoreRacks turns rack-aware placement (KIP-881) off. By default racks
-	// count whenever some member has a rack (Java's client.rack) and some
-	// topic has replica racks: as many partitions as possible go to a member
-	// in one of their replicas' racks, without hurting balance. Java's
-	// assignors have no such switch; it is here for clients whose rack
-	// information is unreliable (franz-go makes it opt-in with BalanceRacks).
+	// IgnoreRacks turns rack-aware placement (KIP-881) off. Default false:
+	// racks count whenever some member has a rack (Java's client.rack) and
+	// some topic has replica racks, and then as many partitions as possible
+	// go to a member in one of their replicas' racks, without hurting
+	// balance. Java's sticky assignors have no switch (they are rack-aware
+	// whenever client.rack is set); it is here for clients whose rack
+	// information is unreliable (franz-go makes rack balancing opt-in with
+	// BalanceRacks).
 	IgnoreRacks bool
 	// IgnoreUserData stops the assignor from reading eager history from the
 	// subscription user data of members that send no owned partitions (the
-	// only history eager `sticky` members of subscription v0 carry). Set it
-	// when members put other bytes there that could happen to decode.
+	// only history that eager `sticky` members before subscription v1
+	// carry). Default false. No Java equivalent; set it when members put
+	// other bytes there that could happen to decode.
 	IgnoreUserData bool
 }
 
