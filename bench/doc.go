@@ -39,6 +39,20 @@
 //
 // A progress bar on stderr, then the tables on stdout; -out DIR also writes
 // DIR/results.md and DIR/plots/*.png (time against partitions on log-log
-// axes, one plot per scenario; moves per scenario). -quick is the CI smoke
-// test (the 1k shape, one repetition, a 2s cap).
+// axes, one plot per scenario; moves per scenario) and DIR/results.json, from
+// which -render DIR redraws all of it without running again. -quick is the CI
+// smoke test (the 1k shape, one repetition, a 2s cap, about 15 seconds).
+//
+// # Other modes
+//
+//   - -group also runs the real-group scripts of package internal/e2e
+//     (rolling restart; scale out and in) with sarama members running ours,
+//     sarama's cooperative-sticky and eager sticky, and franz-go members
+//     running its cooperative-sticky, on an in-process kfake broker.
+//   - -growth runs the controlled growth series instead (1,000 members, 100
+//     topics of 100 to 10,000 partitions) for the log-log slope.
+//   - -scenarios mixed-join adds one member joining a group with mixed
+//     subscriptions.
+//   - -list names the contenders; -contenders, -shapes, -scenarios, -reps,
+//     -cap and -seed narrow a run.
 package main
