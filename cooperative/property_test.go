@@ -2,32 +2,19 @@ package cooperative
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/rapidseed"
 	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/sticky"
 	"pgregory.net/rapid"
 )
 
-// TestMain fixes rapid's seed so that every run checks the same cases;
-// pass -rapid.seed=0 for a random one.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	seeded := false
-	flag.Visit(func(f *flag.Flag) { seeded = seeded || f.Name == "rapid.seed" })
-	if !seeded {
-		if err := flag.Set("rapid.seed", "429"); err != nil {
-			panic(err)
-		}
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { rapidseed.Main(m) }
 
 // inners are the inner assignors the properties run over. A stable one
 // must settle; uniform restricts the settling properties to groups whose

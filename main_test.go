@@ -1,0 +1,9 @@
+package assignor
+
+import (
+	"testing"
+
+	"github.com/kgroup/assignor/internal/rapidseed"
+)
+
+func TestMain(m *testing.M) { rapidseed.Main(m) }
