@@ -170,7 +170,7 @@ func (pr *problem) indexClasses() {
 	ix := pr.ix
 	P := ix.NumPartitions()
 	pr.partClass = make([]int32, P)
-	// Position of each member in the current topic's set, -1 if absent.
+	// inSet[m]: member m subscribes to the topic at hand.
 	inSet := make([]bool, pr.members)
 	marked := int32(-1)
 	// Per member: the last hub it owned a partition in, and that class.

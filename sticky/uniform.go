@@ -36,14 +36,17 @@ func (pr *problem) uniform() bool {
 //   - otherwise all of them do, and the remaining slots go to the first
 //     other members by position.
 //
-// This rule is what makes the plan stable: if P is the plan for some
-// ownership and the members now own P minus any partitions that P took from
-// their valid owners, the members that own q+1 are exactly the must members
-// of before that kept their slot, the first-by-position fill is a prefix of
-// the old fill, and so the slots land where they did. Preferring whoever
-// owns most (Java's and franz-go's heap order) would move the slot to a
-// member that happens to still own more, and the follow-up round of a
-// cooperative rebalance would not land where the first round aimed.
+// This rule is what makes the plan stable: let P be the plan for some
+// ownership, and let the members now own P minus any of the partitions P
+// did not leave with their valid owner (a cooperative round withholds those
+// P moved). A must member kept q+1 of its own in P and still owns them, so
+// it is a must member again; every other member owns at most what P gave
+// it, so the members owning q+1 now are P's slot holders that stayed full,
+// and the first-by-position fill of the rest is what remains of P's fill.
+// The slots land where they did. Preferring whoever owns most (Java's and
+// franz-go's heap order) would move a slot to a member that happens to
+// still own more, and the follow-up round of a cooperative rebalance would
+// not land where the first round aimed.
 //
 // Each owner keeps min(owned, quota); the rest of what it owns, and every
 // unowned partition, goes to the pool, and each member takes quota − kept
