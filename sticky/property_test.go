@@ -1,9 +1,7 @@
 package sticky
 
 import (
-	"flag"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"testing"
@@ -11,22 +9,13 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/rapidseed"
 	"github.com/kgroup/assignor/internal/scenario"
 )
 
-// TestMain fixes rapid's seed so that every run checks the same cases; pass
-// -rapid.seed=0 for a random one.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	seeded := false
-	flag.Visit(func(f *flag.Flag) { seeded = seeded || f.Name == "rapid.seed" })
-	if !seeded {
-		if err := flag.Set("rapid.seed", "54"); err != nil {
-			panic(err)
-		}
-	}
-	os.Exit(m.Run())
-}
+// TestMain fixes rapid's seed (internal/rapidseed) so that every run checks
+// the same cases; pass -rapid.seed=N for another.
+func TestMain(m *testing.M) { rapidseed.Main(m) }
 
 // fataler is what the checks need of *testing.T and *rapid.T.
 type fataler interface {
