@@ -27,17 +27,11 @@ var ignoreMetrics = goleak.IgnoreTopFunction("github.com/rcrowley/go-metrics.(*m
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m, ignoreMetrics) }
 
 // ours is sarama with this module's cooperative-sticky, one strategy value
-// per member.
-var ours = e2e.Kind{Name: "ours", Sarama: func() []ibm.BalanceStrategy {
-	return []ibm.BalanceStrategy{saramaadapter.CooperativeSticky()}
-}}
-
-// oursLed reports whether a generation was planned by our assignor: a
-// leader running our strategy (alone, or first of the migration's pair)
-// with our protocol chosen.
-func oursLed(kind, protocol string) bool {
-	return strings.HasPrefix(kind, ours.Name) && protocol == "cooperative-sticky"
-}
+// per member; oursLed tells the generations it planned.
+var (
+	ours    = e2e.Ours
+	oursLed = e2e.OursLed
+)
 
 // optionsFromEnv reads ASSIGNOR_E2E_TIMING=heartbeat,session,backoff (for
 // example 300ms,3s,2s) to run the scripts with other group timings, and
@@ -125,15 +119,6 @@ func TestE2EFigures(t *testing.T) {
 	if os.Getenv("ASSIGNOR_E2E_FIGURES") == "" {
 		t.Skip("set ASSIGNOR_E2E_FIGURES=1 to print the figures of docs/sarama.md (about ten minutes)")
 	}
-	var single, migrate []e2e.Script
-	for _, s := range e2e.Scripts {
-		switch {
-		case s.Single:
-			single = append(single, s)
-		case s.Name == "migrate-from-eager":
-			migrate = append(migrate, s)
-		}
-	}
 	progress := func(rep e2e.Report, err error) {
 		if err != nil {
 			t.Errorf("run failed: %v", err)
@@ -144,10 +129,7 @@ func TestE2EFigures(t *testing.T) {
 			t.Errorf("overlap in a generation our assignor planned: %v", o)
 		}
 	}
-	rows := e2e.Figures(single, []e2e.Kind{ours, e2e.SaramaCooperativeSticky, e2e.SaramaSticky}, 3, e2e.Options{}, progress)
-	rows = append(rows, e2e.Figures(migrate, []e2e.Kind{ours, e2e.SaramaCooperativeSticky}, 3, e2e.Options{}, progress)...)
-	mixed, _ := e2e.ScriptNamed("mixed")
-	rows = append(rows, e2e.Figures([]e2e.Script{mixed}, []e2e.Kind{ours}, 3, e2e.Options{}, progress)...)
+	rows := e2e.DefaultFigures(3, e2e.Options{}, progress)
 	t.Log("\n" + e2e.Markdown(rows))
 }
 

@@ -105,3 +105,24 @@ func Markdown(rows []Row) string {
 	}
 	return b.String()
 }
+
+// DefaultFigures runs the figures of docs/sarama.md: every single-kind
+// script with Ours, sarama's cooperative-sticky and sarama's eager sticky;
+// the migration to Ours and to sarama's cooperative-sticky; the mixed group
+// with Ours; runs times each.
+func DefaultFigures(runs int, opts Options, progress func(Report, error)) []Row {
+	var single, migrate, mixed []Script
+	for _, s := range Scripts {
+		switch {
+		case s.Single:
+			single = append(single, s)
+		case s.Name == "migrate-from-eager":
+			migrate = append(migrate, s)
+		case s.Name == "mixed":
+			mixed = append(mixed, s)
+		}
+	}
+	rows := Figures(single, []Kind{Ours, SaramaCooperativeSticky, SaramaSticky}, runs, opts, progress)
+	rows = append(rows, Figures(migrate, []Kind{Ours, SaramaCooperativeSticky}, runs, opts, progress)...)
+	return append(rows, Figures(mixed, []Kind{Ours}, runs, opts, progress)...)
+}

@@ -4,11 +4,27 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	ibm "github.com/IBM/sarama"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
 )
+
+// Ours is sarama with this module's cooperative-sticky
+// (saramaadapter.CooperativeSticky), a fresh strategy per member.
+var Ours = Kind{Name: "ours", Sarama: func() []ibm.BalanceStrategy {
+	return []ibm.BalanceStrategy{saramaadapter.CooperativeSticky()}
+}}
+
+// OursLed reports whether a generation was planned by our assignor: a
+// leader of a kind named after Ours (alone, or first of the migration's
+// pair) with cooperative-sticky chosen.
+func OursLed(kind, protocol string) bool {
+	return strings.HasPrefix(kind, Ours.Name) && protocol == "cooperative-sticky"
+}
 
 // Peer kinds: sarama's own strategies and franz-go's cooperative-sticky.
 var (
