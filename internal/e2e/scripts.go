@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -181,10 +180,17 @@ func Crash(h *Harness, k Kind) error {
 
 // Mixed is scenario (d): sarama members with k, franz-go members with
 // kgo.CooperativeStickyBalancer and sarama members with sarama's own
-// cooperative-sticky in one group (all named cooperative-sticky). Every
-// member is restarted once, the leader first whenever it has not been yet,
-// and leaders go on being restarted until every kind has led a rebalance in
-// the window (at most 12 restarts; kfake picks the next leader).
+// cooperative-sticky in one group (all named cooperative-sticky), restarted
+// so that each kind leads in turn.
+//
+// kfake keeps its leader while the leader stays, and when the leader
+// leaves it asks every member to lead the next generation and applies one
+// plan; the sticky plans of such a generation usually coincide (the
+// departed leader's partitions go to its replacement), so it counts for
+// every kind. A kind leads alone when a non-leader restarts under a leader
+// of that kind. The script therefore alternates: restart a non-leader
+// (recording who led it), then the leader (moving the lead), until every
+// kind has led alone or 14 restarts are done.
 func Mixed(h *Harness, k Kind) error {
 	kinds := []Kind{k, KgoCooperativeSticky, SaramaCooperativeSticky, k, KgoCooperativeSticky, SaramaCooperativeSticky}
 	var ms []*Member
@@ -199,66 +205,68 @@ func Mixed(h *Harness, k Kind) error {
 		}
 	}
 	h.MarkStart()
-	restarted := map[int]bool{}
-	for round := 1; round <= 12; round++ {
-		led := h.leadersSinceStart()
-		if len(restarted) == len(ms) && led[k.Name] && led[KgoCooperativeSticky.Name] && led[SaramaCooperativeSticky.Name] {
-			break
-		}
-		// Restart the leader; once it has been restarted, the next member
-		// not yet restarted.
+	ledAlone := map[string]bool{}
+	next := 0 // round-robin over members for non-leader restarts
+	for round := 1; round <= 14; round++ {
 		leader := h.currentLeader()
 		i := slices.IndexFunc(ms, func(m *Member) bool { return m.Name == leader })
 		if i < 0 {
 			return fmt.Errorf("e2e: mixed: leader %q is not a live member", leader)
 		}
-		if restarted[i] {
-			for j := range ms {
-				if !restarted[j] {
-					i = j
-					break
-				}
+		if round%2 == 1 { // a non-leader
+			for ms[next%len(ms)].Name == leader {
+				next++
 			}
+			i = next % len(ms)
+			next++
 		}
-		restarted[i] = true
 		if err := roll(h, ms, i, ms[i].Kind, round); err != nil {
 			return err
+		}
+		if round%2 == 1 {
+			if names := h.lastLeaders(); len(names) == 1 {
+				ledAlone[h.kindName(names[0])] = true
+			}
+			if ledAlone[k.Name] && ledAlone[KgoCooperativeSticky.Name] && ledAlone[SaramaCooperativeSticky.Name] {
+				break
+			}
 		}
 	}
 	h.MarkEnd()
 	return nil
 }
 
-// leadersSinceStart returns the kinds whose plans were applied since
-// MarkStart.
-func (h *Harness) leadersSinceStart() map[string]bool {
-	h.mu.Lock() // h.mu before rec.mu, never inside it
-	from, kindOf := h.from, maps.Clone(h.kindOf)
-	h.mu.Unlock()
+// lastLeaders returns the names of the members whose plan was applied in
+// the newest generation.
+func (h *Harness) lastLeaders() []string {
 	h.rec.mu.Lock()
 	defer h.rec.mu.Unlock()
-	out := map[string]bool{}
-	for _, ap := range h.rec.applied() {
-		if ap.sync.At.Before(from) {
-			continue
-		}
-		for _, name := range ap.leaders {
-			out[kindOf[name]] = true
+	gen := h.rec.lastSync.Generation
+	if len(h.rec.syncs[gen]) == 0 {
+		return nil
+	}
+	var starts []*Claim
+	for _, c := range h.rec.claims {
+		if c.Generation == gen {
+			starts = append(starts, c)
 		}
 	}
-	return out
+	return h.rec.appliedGen(gen, starts).leaders
+}
+
+func (h *Harness) kindName(member string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.kindOf[member]
 }
 
 // currentLeader returns the name of a member whose plan the coordinator
-// applied in the last generation.
+// applied in the newest generation.
 func (h *Harness) currentLeader() string {
-	h.rec.mu.Lock()
-	defer h.rec.mu.Unlock()
-	ap, ok := h.rec.applied()[h.rec.lastSync.Generation]
-	if !ok || len(ap.leaders) == 0 {
-		return ""
+	if names := h.lastLeaders(); len(names) > 0 {
+		return names[0]
 	}
-	return ap.leaders[0]
+	return ""
 }
 
 // StaticRestart is scenario (e): 4 static members (instance IDs), each
