@@ -22,6 +22,26 @@
 // records, and every overlapping pair of claims, attributed to the leader of
 // the generation in which the second claim began.
 //
-// The scripts of the sarama adapter's end-to-end suite live in [Scripts];
-// the adapter's tests and `bench -group` run them.
+// A step of a script waits until the group is stable: every partition held
+// by exactly the member the newest applied plan names, that plan naming
+// every live member, unchanged for [Settle].
+//
+// # Scripts and figures
+//
+// The scenarios of the sarama adapter's end-to-end suite are [Scripts]
+// ((a)–(f) of issue 6), each run on a fresh harness by [RunScript]. [Ours]
+// is sarama with this module's cooperative-sticky; [SaramaCooperativeSticky],
+// [SaramaSticky] and [KgoCooperativeSticky] are the peers. [Figures] runs
+// scripts × kinds × runs, interleaved, and returns medians ([Row]);
+// [DefaultFigures] is the set docs/sarama.md shows and [Markdown] renders
+// it. The adapter's tests and `bench -group` use these.
+//
+// # kfake's quirks the harness handles
+//
+// When the leader is gone, kfake tells every member it is the leader and
+// applies one plan; the applied one is told apart by what the members
+// received (sarama's OnAssignment, through a wrapper that changes nothing
+// else) and by the claims that began in that generation. kfake skips the
+// rebalance of a restarted static member only when it is not the leader,
+// its protocols are unchanged and the group is stable.
 package e2e
