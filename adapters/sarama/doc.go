@@ -13,6 +13,11 @@
 // other assignor goes through [New]. Each member needs its own [Strategy]
 // value: sarama's member-side hooks carry no member identity, so the strategy
 // remembers its member's last assignment and generation (see [Strategy]).
+// Set GroupStrategies rather than append to it (sarama.NewConfig puts range
+// there). docs/sarama.md lists the sarama settings that matter with
+// cooperative rebalancing: Rebalance.Retry.Backoff (2 s by default, paid on
+// second rounds) and Consumer.MaxWaitTime against Session.Timeout (sarama
+// sends fetches and group requests over one connection per broker).
 //
 // # What sarama does before Plan
 //
