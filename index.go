@@ -266,36 +266,53 @@ func (ix *Index) indexSubscriptions() {
 func (ix *Index) classifyClaims() {
 	ix.Claims = make([][]int32, len(ix.Members))
 	ix.Generation = make([]int32, len(ix.Members))
+	total := 0
+	for _, mem := range ix.Members {
+		total += countPartitions(mem.Owned)
+	}
+	backing := make([]int32, 0, total) // every member's claims, one allocation
 	for m, mem := range ix.Members {
 		gen := max(mem.Generation, NoGeneration)
 		ix.Generation[m] = gen
-		var claims []int32
+		start := len(backing)
+		sorted := true
 		cur := ix.TopicCursor()
 		for _, tp := range mem.Owned {
 			t, known := cur.Find(tp.Topic)
+			var first, n int32
+			if known {
+				first, n = ix.TopicStart[t], ix.TopicStart[t+1]-ix.TopicStart[t]
+			}
 			for _, id := range tp.Partitions {
-				reason := OutsideReason(0)
 				var p int32
 				switch {
 				case id < 0:
-					reason = NegativePartition
+					ix.outside(m, tp.Topic, id, gen, NegativePartition)
+					continue
 				case !known:
-					reason = UnknownTopic
+					ix.outside(m, tp.Topic, id, gen, UnknownTopic)
+					continue
+				case ix.contiguous[t] && id < n:
+					p = first + id
 				default:
 					var ok bool
 					if p, ok = ix.Flat(t, id); !ok {
-						reason = UnknownPartition
+						ix.outside(m, tp.Topic, id, gen, UnknownPartition)
+						continue
 					}
 				}
-				if reason != 0 {
-					ix.Outside = append(ix.Outside, OutsideClaim{Member: int32(m), Topic: tp.Topic, Partition: id, Generation: gen, Reason: reason})
-					continue
+				if len(backing) > start && p <= backing[len(backing)-1] {
+					sorted = false
 				}
-				claims = append(claims, p)
+				backing = append(backing, p)
 			}
 		}
-		slices.Sort(claims)
-		ix.Claims[m] = slices.Compact(claims)
+		claims := backing[start:len(backing):len(backing)]
+		if !sorted {
+			slices.Sort(claims)
+			claims = slices.Compact(claims)
+		}
+		ix.Claims[m] = claims
 	}
 
 	// The highest generation per partition, and whether it is shared.
@@ -305,26 +322,37 @@ func (ix *Index) classifyClaims() {
 	for p := range ix.Owner {
 		ix.Owner[p] = Unclaimed
 	}
+	shared := false // some partition has two claimants
 	for m, claims := range ix.Claims {
 		gen := ix.Generation[m]
 		for _, p := range claims {
 			switch {
-			case ix.Owner[p] == Unclaimed || gen > best[p]:
+			case ix.Owner[p] == Unclaimed:
 				ix.Owner[p], best[p] = int32(m), gen
+			case gen > best[p]:
+				ix.Owner[p], best[p], shared = int32(m), gen, true
 			case gen == best[p]:
-				ix.Owner[p] = Contested
+				ix.Owner[p], shared = Contested, true
+			default:
+				shared = true
 			}
 		}
 	}
-	for m, claims := range ix.Claims {
-		gen := ix.Generation[m]
-		for _, p := range claims {
-			if gen < best[p] {
-				ix.Stale = append(ix.Stale, Claim{Member: int32(m), Partition: p, Generation: gen})
+	if shared {
+		for m, claims := range ix.Claims {
+			gen := ix.Generation[m]
+			for _, p := range claims {
+				if gen < best[p] {
+					ix.Stale = append(ix.Stale, Claim{Member: int32(m), Partition: p, Generation: gen})
+				}
 			}
 		}
 	}
 	ix.classifyOutside()
+}
+
+func (ix *Index) outside(m int, topic string, id, gen int32, reason OutsideReason) {
+	ix.Outside = append(ix.Outside, OutsideClaim{Member: int32(m), Topic: topic, Partition: id, Generation: gen, Reason: reason})
 }
 
 func (ix *Index) classifyOutside() {
