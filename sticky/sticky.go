@@ -76,6 +76,35 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
+	return a.solve(ix).plan(), nil
+}
+
+// AssignIndex is Assign on the group ix was built from, answered as the
+// holder of each flat partition (a member number, or -1), so that the
+// cooperative wrapper, which has already indexed the group, need not index
+// it again (it finds this method by type assertion: see
+// cooperative.IndexAssignor). When members carry eager sticky user data
+// that ix does not reflect, it indexes the group with that history, as
+// Assign does; member and partition numbers are the same in both indexes.
+// The holder slice is the caller's; ix is neither mutated nor kept.
+func (a *Assignor) AssignIndex(ix *assignor.Index) ([]int32, [][]byte, error) {
+	if !a.cfg.IgnoreUserData {
+		g := assignor.Group{Members: make([]assignor.Member, len(ix.Members)), Topics: ix.Topics}
+		for m, mem := range ix.Members {
+			g.Members[m] = *mem
+		}
+		if h := withUserDataHistory(g); len(h.Members) > 0 && &h.Members[0] != &g.Members[0] {
+			var err error
+			if ix, err = assignor.NewIndex(h); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return a.solve(ix).assign, nil, nil
+}
+
+// solve runs the whole optimisation on ix; the answer is in pr.assign.
+func (a *Assignor) solve(ix *assignor.Index) *problem {
 	pr := newProblem(ix, !a.cfg.IgnoreRacks)
 	var f *flows
 	switch {
@@ -87,7 +116,7 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 		f = pr.solveFlow()
 	}
 	pr.expand(f)
-	return pr.plan(), nil
+	return pr
 }
 
 // withUserDataHistory returns g, or a shallow copy of it in which members

@@ -1,0 +1,61 @@
+package sticky_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/cooperative"
+	"github.com/kgroup/assignor/internal/scenario"
+	"github.com/kgroup/assignor/sticky"
+)
+
+var _ cooperative.IndexAssignor = sticky.New()
+
+// TestAssignIndexMatchesAssign pins AssignIndex's contract with the
+// cooperative wrapper: its holders are exactly Assign's plan, on every
+// benchmark scenario and on a group whose history travels only in eager
+// sticky user data (which the wrapper's index does not reflect).
+func TestAssignIndexMatchesAssign(t *testing.T) {
+	groups := map[string]assignor.Group{}
+	for _, k := range scenario.Kinds() {
+		groups[k.String()] = scenario.Build(k, scenario.Shapes()[0])
+	}
+	eager := scenario.Build(scenario.Join, scenario.Shapes()[0])
+	a := sticky.New()
+	for i := range eager.Members {
+		m := &eager.Members[i]
+		ud, err := a.SubscriptionUserData(assignor.MemberState{Topics: m.Topics, Owned: m.Owned, Generation: m.Generation})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.UserData, m.Owned, m.Generation = ud, nil, assignor.NoGeneration
+	}
+	groups["join with user-data history"] = eager
+
+	for name, g := range groups {
+		t.Run(name, func(t *testing.T) {
+			want, err := a.Assign(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix, err := assignor.NewIndex(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			holder, userData, err := a.AssignIndex(ix)
+			if err != nil || userData != nil {
+				t.Fatalf("AssignIndex: user data %v, error %v", userData, err)
+			}
+			lists := make([][]int32, len(ix.Members))
+			for p, m := range holder {
+				if m >= 0 {
+					lists[m] = append(lists[m], int32(p))
+				}
+			}
+			if got := ix.Plan(lists); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("AssignIndex differs from Assign:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
