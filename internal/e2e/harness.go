@@ -228,7 +228,7 @@ func (h *Harness) produce(ctx context.Context) {
 // Join starts a member of the given kind; instance is its static instance
 // ID or "". Names must be unique over the run.
 func (h *Harness) Join(name string, kind Kind, instance string) (*Member, error) {
-	m := &Member{Name: name, Kind: kind, Instance: instance, h: h, dialer: &crashDialer{}, done: make(chan struct{})}
+	m := &Member{Name: name, Kind: kind, Instance: instance, h: h, dialer: NewCrashDialer(2 * time.Second), done: make(chan struct{})}
 	h.mu.Lock()
 	if _, dup := h.kindOf[name]; dup {
 		h.mu.Unlock()

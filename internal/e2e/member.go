@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"errors"
-	"net"
 	"sync"
 	"time"
 
@@ -22,60 +21,6 @@ type Kind struct {
 	Kgo func() []kgo.GroupBalancer
 }
 
-// crashDialer dials normally until crash, then resets every connection it
-// made (RST, not FIN) and refuses new ones: a member that dies without
-// leaving.
-type crashDialer struct {
-	mu      sync.Mutex
-	conns   []net.Conn
-	crashed bool
-}
-
-var errCrashed = errors.New("e2e: member crashed")
-
-func (d *crashDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	d.mu.Lock()
-	if d.crashed {
-		d.mu.Unlock()
-		return nil, errCrashed
-	}
-	d.mu.Unlock()
-	c, err := (&net.Dialer{Timeout: 2 * time.Second}).DialContext(ctx, network, addr)
-	if err != nil {
-		return nil, err
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.crashed {
-		reset(c)
-		return nil, errCrashed
-	}
-	d.conns = append(d.conns, c)
-	return c, nil
-}
-
-// Dial is the golang.org/x/net/proxy.Dialer form sarama takes.
-func (d *crashDialer) Dial(network, addr string) (net.Conn, error) {
-	return d.DialContext(context.Background(), network, addr)
-}
-
-func (d *crashDialer) crash() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.crashed = true
-	for _, c := range d.conns {
-		reset(c)
-	}
-	d.conns = nil
-}
-
-func reset(c net.Conn) {
-	if tc, ok := c.(*net.TCPConn); ok {
-		_ = tc.SetLinger(0)
-	}
-	_ = c.Close()
-}
-
 // Member is one running group member.
 type Member struct {
 	Name     string
@@ -83,7 +28,7 @@ type Member struct {
 	Instance string // static instance ID, or ""
 
 	h      *Harness
-	dialer *crashDialer
+	dialer *CrashDialer
 	cancel context.CancelFunc
 	done   chan struct{}
 
@@ -125,7 +70,7 @@ func (m *Member) Crash() {
 	m.mu.Lock()
 	m.crashed = true
 	now := time.Now()
-	m.dialer.crash()
+	m.dialer.Crash()
 	m.h.rec.endAll(m.Name, now)
 	m.mu.Unlock()
 }

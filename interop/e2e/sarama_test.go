@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/IBM/sarama"
+
+	harness "github.com/kgroup/assignor/internal/e2e"
 )
 
 // recordingStrategy wraps the strategy of one sarama member and tells the ledger which
@@ -78,7 +79,7 @@ func (s *recordingStrategy) OnAssignment(assignment *sarama.ConsumerGroupMemberA
 // goMember is one sarama consumer-group member using the strategy under test.
 type goMember struct {
 	name    string
-	dialer  *crashDialer
+	dialer  *harness.CrashDialer
 	crashed atomic.Bool
 	group   sarama.ConsumerGroup
 	ledger  *ledger
@@ -100,7 +101,7 @@ type goMemberConfig struct {
 	// strategies in order of preference, each with the kind of a generation it leads; sarama
 	// uses the cooperative protocol only if every one of them supports it.
 	strategies []kindStrategy
-	crash      *crashDialer // nil: no crash
+	crash      *harness.CrashDialer // nil: no crash
 }
 
 type kindStrategy struct {
@@ -176,7 +177,7 @@ func (m *goMember) stop() error {
 // more; its claims end now.
 func (m *goMember) crash() {
 	m.crashed.Store(true)
-	m.dialer.crash()
+	m.dialer.Crash()
 	m.ledger.memberGone(m.name, time.Now())
 }
 
@@ -279,55 +280,6 @@ func startProducer(l *ledger, bootstrap string, topics []string, partitions int3
 func (p *producer) stop() {
 	p.stopOnce.Do(func() { close(p.stopCh) })
 	<-p.done
-}
-
-// crashDialer dials for one sarama member until crash, which resets every connection it made
-// and refuses new ones: the member is cut off without leaving the group.
-type crashDialer struct {
-	mu      sync.Mutex
-	conns   []net.Conn
-	crashed bool
-}
-
-var errCrashed = errors.New("e2e: member crashed")
-
-func (d *crashDialer) Dial(network, addr string) (net.Conn, error) {
-	d.mu.Lock()
-	crashed := d.crashed
-	d.mu.Unlock()
-	if crashed {
-		return nil, errCrashed
-	}
-	c, err := net.DialTimeout(network, addr, 5*time.Second)
-	if err != nil {
-		return nil, err
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.crashed {
-		reset(c)
-		return nil, errCrashed
-	}
-	d.conns = append(d.conns, c)
-	return c, nil
-}
-
-func (d *crashDialer) crash() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.crashed = true
-	for _, c := range d.conns {
-		reset(c)
-	}
-	d.conns = nil
-}
-
-// reset closes c with an RST rather than a FIN.
-func reset(c net.Conn) {
-	if tc, ok := c.(*net.TCPConn); ok {
-		_ = tc.SetLinger(0)
-	}
-	_ = c.Close()
 }
 
 // everythingToEveryone is a deliberately broken cooperative strategy: every member gets every

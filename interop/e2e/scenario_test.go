@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/IBM/sarama"
+
+	harness "github.com/kgroup/assignor/internal/e2e"
 )
 
 // scenario runs one consumer group (Java, sarama and franz-go members, see start) on the shared
@@ -127,7 +129,7 @@ func (s *scenario) start(id string) {
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		cfg.kind, cfg.strategies, cfg.crash = kind, strategies, &crashDialer{}
+		cfg.kind, cfg.strategies, cfg.crash = kind, strategies, harness.NewCrashDialer(5*time.Second)
 		m, err := startGoMember(s.l, cfg)
 		if err != nil {
 			s.t.Fatal(err)
