@@ -186,14 +186,12 @@ func (r *Recorder) appliedGen(gen int32, starts []*Claim) appliedPlan {
 	return ap
 }
 
-// latestPlan returns, by member name, the applied plan of the newest
-// generation, or false before the first plan.
-func (r *Recorder) latestPlan() (map[string][]TP, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+// latest resolves the newest generation (see applied), or returns false
+// before the first plan. Call with r.mu held.
+func (r *Recorder) latest() (appliedPlan, bool) {
 	gen := r.lastSync.Generation
 	if len(r.syncs[gen]) == 0 {
-		return nil, false
+		return appliedPlan{}, false
 	}
 	var starts []*Claim
 	for _, c := range r.claims {
@@ -201,8 +199,20 @@ func (r *Recorder) latestPlan() (map[string][]TP, bool) {
 			starts = append(starts, c)
 		}
 	}
+	return r.appliedGen(gen, starts), true
+}
+
+// latestPlan returns, by member name, the applied plan of the newest
+// generation, or false before the first plan.
+func (r *Recorder) latestPlan() (map[string][]TP, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ap, ok := r.latest()
+	if !ok {
+		return nil, false
+	}
 	out := map[string][]TP{}
-	for id, tps := range r.appliedGen(gen, starts).sync.Plan {
+	for id, tps := range ap.sync.Plan {
 		out[r.nameOf(id)] = tps
 	}
 	return out, true

@@ -95,35 +95,55 @@ func startAll(h *Harness, k Kind, n int, static bool) ([]*Member, error) {
 	return ms, h.stable()
 }
 
+// join starts incarnation round of member i of kind k (named
+// "<kind>-<i>-r<round>") and waits for a stable group. The member is nil
+// only when it could not start.
+func join(h *Harness, k Kind, i, round int, instance string) (*Member, error) {
+	m, err := h.Join(fmt.Sprintf("%s-%d-r%d", k.Name, i, round), k, instance)
+	if err != nil {
+		return nil, err
+	}
+	return m, h.stable()
+}
+
 // roll restarts ms[i] as kind k (a new incarnation, the same instance ID)
 // and waits for a stable group.
 func roll(h *Harness, ms []*Member, i int, k Kind, round int) error {
 	old := ms[i]
 	h.Leave(old)
-	m, err := h.Join(fmt.Sprintf("%s-%d-r%d", k.Name, i, round), k, old.Instance)
-	if err != nil {
-		return err
-	}
-	ms[i] = m
-	return h.stable()
+	var err error
+	ms[i], err = join(h, k, i, round, old.Instance)
+	return err
 }
 
-// RollingRestart is scenario (a): 4 members over 2 topics, each restarted in
-// turn (leave, then a new process joins).
-func RollingRestart(h *Harness, k Kind) error {
-	ms, err := startAll(h, k, 4, false)
+// rollAll restarts every member of ms in turn as kind k (see roll).
+func rollAll(h *Harness, ms []*Member, k Kind, round int) error {
+	for i := range ms {
+		if err := roll(h, ms, i, k, round); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restartEach starts 4 members of kind k (static: with instance IDs) and,
+// in the window, restarts each in turn.
+func restartEach(h *Harness, k Kind, static bool) error {
+	ms, err := startAll(h, k, 4, static)
 	if err != nil {
 		return err
 	}
 	h.MarkStart()
-	for i := range ms {
-		if err := roll(h, ms, i, k, 1); err != nil {
-			return err
-		}
+	if err := rollAll(h, ms, k, 1); err != nil {
+		return err
 	}
 	h.MarkEnd()
 	return nil
 }
+
+// RollingRestart is scenario (a): 4 members over 2 topics, each restarted in
+// turn (leave, then a new process joins).
+func RollingRestart(h *Harness, k Kind) error { return restartEach(h, k, false) }
 
 // ScaleOutIn is scenario (b): 1 member, then one at a time up to 6, then one
 // at a time back to 1.
@@ -134,14 +154,11 @@ func ScaleOutIn(h *Harness, k Kind) error {
 	}
 	h.MarkStart()
 	for i := 1; i < 6; i++ {
-		m, err := h.Join(fmt.Sprintf("%s-%d-r0", k.Name, i), k, "")
+		m, err := join(h, k, i, 0, "")
 		if err != nil {
 			return err
 		}
 		ms = append(ms, m)
-		if err := h.stable(); err != nil {
-			return err
-		}
 	}
 	for len(ms) > 1 {
 		h.Leave(ms[len(ms)-1])
@@ -168,10 +185,7 @@ func Crash(h *Harness, k Kind) error {
 	if err := h.stable(); err != nil {
 		return err
 	}
-	if _, err := h.Join(fmt.Sprintf("%s-1-r1", k.Name), k, ""); err != nil {
-		return err
-	}
-	if err := h.stable(); err != nil {
+	if _, err := join(h, k, 1, 1, ""); err != nil {
 		return err
 	}
 	h.MarkEnd()
@@ -195,14 +209,11 @@ func Mixed(h *Harness, k Kind) error {
 	kinds := []Kind{k, KgoCooperativeSticky, SaramaCooperativeSticky, k, KgoCooperativeSticky, SaramaCooperativeSticky}
 	var ms []*Member
 	for i, kind := range kinds {
-		m, err := h.Join(fmt.Sprintf("%s-%d-r0", kind.Name, i), kind, "")
+		m, err := join(h, kind, i, 0, "")
 		if err != nil {
 			return err
 		}
 		ms = append(ms, m)
-		if err := h.stable(); err != nil {
-			return err
-		}
 	}
 	h.MarkStart()
 	ledAlone := map[string]bool{}
@@ -241,17 +252,8 @@ func Mixed(h *Harness, k Kind) error {
 func (h *Harness) lastLeaders() []string {
 	h.rec.mu.Lock()
 	defer h.rec.mu.Unlock()
-	gen := h.rec.lastSync.Generation
-	if len(h.rec.syncs[gen]) == 0 {
-		return nil
-	}
-	var starts []*Claim
-	for _, c := range h.rec.claims {
-		if c.Generation == gen {
-			starts = append(starts, c)
-		}
-	}
-	return h.rec.appliedGen(gen, starts).leaders
+	ap, _ := h.rec.latest() // before the first plan, no leaders
+	return ap.leaders
 }
 
 func (h *Harness) kindName(member string) string {
@@ -273,20 +275,7 @@ func (h *Harness) currentLeader() string {
 // restarted in turn within the session timeout. Real Kafka does not
 // rebalance for such a restart; kfake does unless the rejoin's metadata is
 // byte-identical, so the report's rebalances are kfake's.
-func StaticRestart(h *Harness, k Kind) error {
-	ms, err := startAll(h, k, 4, true)
-	if err != nil {
-		return err
-	}
-	h.MarkStart()
-	for i := range ms {
-		if err := roll(h, ms, i, k, 1); err != nil {
-			return err
-		}
-	}
-	h.MarkEnd()
-	return nil
-}
+func StaticRestart(h *Harness, k Kind) error { return restartEach(h, k, true) }
 
 // MigrateFromEager is scenario (f): 4 members on sarama's eager sticky, then
 // two rolling deploys: first to [k, sticky] (sarama stays eager while any
@@ -300,15 +289,11 @@ func MigrateFromEager(h *Harness, k Kind) error {
 		return append(k.Sarama(), ibm.NewBalanceStrategySticky())
 	}}
 	h.MarkStart()
-	for i := range ms {
-		if err := roll(h, ms, i, both, 1); err != nil {
-			return err
-		}
+	if err := rollAll(h, ms, both, 1); err != nil {
+		return err
 	}
-	for i := range ms {
-		if err := roll(h, ms, i, k, 2); err != nil {
-			return err
-		}
+	if err := rollAll(h, ms, k, 2); err != nil {
+		return err
 	}
 	h.MarkEnd()
 	return nil
