@@ -197,17 +197,26 @@ func (m *Machine) groupError(gen int32, code ErrorCode) []Action {
 	if m.phase != Stable || code == None || gen < m.generation {
 		return nil
 	}
+	acts, _ := m.membershipError(code)
+	return acts
+}
+
+// membershipError applies the codes every group answer may carry about the
+// member itself: REBALANCE_IN_PROGRESS rejoins, UNKNOWN_MEMBER_ID and
+// ILLEGAL_GENERATION lose everything and rejoin, FENCED_INSTANCE_ID stops
+// the member. ok is false for any other code, which the caller handles.
+func (m *Machine) membershipError(code ErrorCode) (acts []Action, ok bool) {
 	switch code {
 	case RebalanceInProgress:
-		return m.join(nil)
+		return m.join(nil), true
 	case UnknownMemberID:
-		return m.lose(true)
+		return m.lose(true), true
 	case IllegalGeneration:
-		return m.lose(false)
+		return m.lose(false), true
 	case FencedInstanceID:
-		return m.fenced(code)
+		return m.fenced(code), true
 	}
-	return nil
+	return nil, false
 }
 
 func (m *Machine) joinResponse(ev JoinResponse) []Action {
@@ -223,14 +232,9 @@ func (m *Machine) joinResponse(ev JoinResponse) []Action {
 	case MemberIDRequired:
 		m.memberID = ev.MemberID
 		return m.join(nil)
-	case RebalanceInProgress:
-		return m.join(nil)
-	case UnknownMemberID:
-		return m.lose(true)
-	case IllegalGeneration:
-		return m.lose(false)
-	case FencedInstanceID:
-		return m.fenced(ev.Err)
+	}
+	if acts, ok := m.membershipError(ev.Err); ok {
+		return acts
 	}
 	acts := m.loseAll()
 	m.phase = Stopped
@@ -241,19 +245,13 @@ func (m *Machine) syncResponse(ev SyncResponse) []Action {
 	if m.phase != Syncing || ev.Generation != m.joined {
 		return nil
 	}
-	switch ev.Err {
-	case None:
+	if ev.Err == None {
 		return m.assign(ev)
-	case RebalanceInProgress:
-		return m.join(nil)
-	case UnknownMemberID:
-		return m.lose(true)
-	case IllegalGeneration:
-		return m.lose(false)
-	case FencedInstanceID:
-		return m.fenced(ev.Err)
 	}
-	return m.join(nil)
+	if acts, ok := m.membershipError(ev.Err); ok {
+		return acts
+	}
+	return m.join(nil) // any other error: try again
 }
 
 // assign applies a successful SyncGroup, in Java's order: revoke what was
@@ -353,10 +351,9 @@ func (m *Machine) loseAll() []Action {
 // fenced handles FENCED_INSTANCE_ID: everything is lost and the member stops
 // for good; it never rejoins.
 func (m *Machine) fenced(code ErrorCode) []Action {
-	gen := m.generation
+	err := m.stopError(code, ErrFenced) // before loseAll resets the generation
 	acts := m.loseAll()
 	m.phase = Stopped
-	err := &StopError{MemberID: m.memberID, InstanceID: m.instanceID, Generation: gen, Code: code, Err: ErrFenced}
 	return append(acts, Stop{Err: err})
 }
 
