@@ -69,45 +69,38 @@ func (r *reader) int32() (int32, error) {
 // length (0 when null).
 func (r *reader) skipString() (int, error) {
 	n, err := r.int16()
-	switch {
-	case err != nil:
+	if err != nil {
 		return 0, err
-	case n == -1:
-		return 0, nil
-	case n < -1:
-		return 0, ErrNegativeLength
-	case int(n) > r.left():
-		return 0, ErrTruncated
 	}
-	r.off += int(n)
-	return int(n), nil
+	l, err := r.length(int32(n), 1)
+	r.off += l
+	return l, err
 }
 
 // skipBytes checks the nullable bytes at the cursor, moves past them and
-// returns their length, -1 when null.
+// returns their length (0 when null).
 func (r *reader) skipBytes() (int, error) {
-	n, err := r.int32()
-	switch {
-	case err != nil:
-		return 0, err
-	case n == -1:
-		return -1, nil
-	case n < -1:
-		return 0, ErrNegativeLength
-	case int64(n) > int64(r.left()):
-		return 0, ErrTruncated
-	}
-	r.off += int(n)
-	return int(n), nil
+	n, err := r.count(1)
+	r.off += n
+	return n, err
 }
 
 // count reads an array count (null reads as 0) and checks that the bytes left
 // can hold that many elements of at least minSize bytes each.
 func (r *reader) count(minSize int) (int, error) {
 	n, err := r.int32()
-	switch {
-	case err != nil:
+	if err != nil {
 		return 0, err
+	}
+	return r.length(n, minSize)
+}
+
+// length checks a length or count n just read, of elements of at least
+// minSize bytes, against the bytes left: null (-1) reads as 0, below -1 is
+// [ErrNegativeLength], more than the bytes left can hold is [ErrTruncated].
+// It does not move the cursor.
+func (r *reader) length(n int32, minSize int) (int, error) {
+	switch {
 	case n == -1:
 		return 0, nil
 	case n < -1:
