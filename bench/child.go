@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -166,7 +168,7 @@ func byMember(as []contender.Assignment) map[string]contender.Assignment {
 }
 
 // runCell measures one repetition: the history round (join, leave) or a
-// warm-up Lead (other scenarios), then the timed Lead, then the judgement,
+// warm-up Lead (other scenarios), then the timed Leads, then the judgement,
 // then for a cooperative plan that withheld partitions the follow-up round.
 func runCell(j job, w *watchdog) (result, error) {
 	c, ok := contender.Lookup(j.Contender)
@@ -188,26 +190,10 @@ func runCell(j job, w *watchdog) (result, error) {
 		generation++
 	}
 	joins := joinsFor(cs.After, hist, generation-1)
-	r := c.New()
-	if err := r.Prepare(cs.Topics, joins, generation); err != nil {
-		return result{}, err
-	}
-	if cs.Before == nil {
-		if err := w.within(j.Cap, "warm-up", r.Lead); err != nil {
-			return result{}, err
-		}
-	}
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	err = w.within(j.Cap, "timed", r.Lead)
-	elapsed := time.Since(start)
-	runtime.ReadMemStats(&after)
+	r, res, err := timeLeads(w, j, c, cs.Topics, joins, generation, cs.Before == nil)
 	if err != nil {
 		return result{}, err
 	}
-	res := result{Nanos: elapsed.Nanoseconds(), AllocBytes: after.TotalAlloc - before.TotalAlloc, Allocs: after.Mallocs - before.Mallocs}
 	as, err := r.Result()
 	if err != nil {
 		return result{}, err
@@ -224,6 +210,52 @@ func runCell(j job, w *watchdog) (result, error) {
 		res.Settled = &q2
 	}
 	return res, nil
+}
+
+// Timed leads per child: a leader is a long-running process, so after one
+// warm-up Lead each child times up to maxTimedLeads Leads, each on a fresh
+// runner prepared untimed and after a GC, until timedBudget is spent, and
+// reports the median one (its time and allocations). A contender slower
+// than timedBudget is timed once.
+const (
+	maxTimedLeads = 5
+	timedBudget   = 300 * time.Millisecond
+)
+
+// timeLeads runs the timed Leads of one cell and returns the runner of the
+// last one, for its result. warmUp asks for a warm-up Lead first (a cell
+// with a history round has had one).
+func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topic, joins []contender.MemberJoin, generation int32, warmUp bool) (contender.Runner, result, error) {
+	var r contender.Runner
+	var runs []result
+	var spent time.Duration
+	for len(runs) < maxTimedLeads && (len(runs) == 0 || spent < timedBudget) {
+		r = c.New()
+		if err := r.Prepare(topics, joins, generation); err != nil {
+			return nil, result{}, err
+		}
+		if warmUp {
+			if err := w.within(j.Cap, "warm-up", r.Lead); err != nil {
+				return nil, result{}, err
+			}
+			warmUp = false
+			continue
+		}
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		err := w.within(j.Cap, "timed", r.Lead)
+		elapsed := time.Since(start)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			return nil, result{}, err
+		}
+		spent += elapsed
+		runs = append(runs, result{Nanos: elapsed.Nanoseconds(), AllocBytes: after.TotalAlloc - before.TotalAlloc, Allocs: after.Mallocs - before.Mallocs})
+	}
+	slices.SortFunc(runs, func(a, b result) int { return cmp.Compare(a.Nanos, b.Nanos) })
+	return r, runs[len(runs)/2], nil
 }
 
 // runScript runs a script through a cooperative contender round by round,

@@ -180,7 +180,7 @@ func markdown(res *results, plots []string) string {
 const definitions = `
 ## Columns
 
-- **median, min**: of the timed Lead over the repetitions (one warm-up Lead first, or the history round in join and leave).
+- **median, min**: over the repetitions (each a child process) of the child's median timed Lead: after one warm-up Lead (or the history round in join and leave), each child times up to 5 Leads on fresh runners, until 300 ms are spent, as a long-running leader would run them.
 - **×franz-coop, ×floor**: median ÷ the median of franz-go's cooperative-sticky, or of the floor, in the same shape and scenario; "> cap" rows show the cap ÷ that median.
 - **MB/op**: bytes allocated during the timed Lead (runtime.MemStats.TotalAlloc), median.
 - **valid**: assignor.CheckPlan on the decoded assignments, as the contender's protocol; an invalid plan names the partition.
