@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/kgroup/assignor"
@@ -161,10 +160,17 @@ func DecodeSubscription(b []byte) (Subscription, error) {
 }
 
 // Member returns the [assignor.Member] that s describes for the member with
-// the given IDs: ID, InstanceID, Rack, Topics, Owned, Generation and UserData,
-// copied so that nothing in it aliases s. Generation is
-// [assignor.NoGeneration] when s.Version is below 2, whatever s.Generation
-// says. The Owned partition slices share one allocation (capacities clipped).
+// the given IDs: ID, InstanceID, Rack, Topics, Owned, Generation and UserData.
+// Generation is [assignor.NoGeneration] when s.Version is below 2, whatever
+// s.Generation says.
+//
+// The Member aliases s: its Topics, Owned (entries and partition slices) and
+// UserData are s's own slices, not copies, so s is the caller's to give away.
+// That is free for a Subscription fresh from [DecodeSubscription], which
+// aliases nothing else; a caller that keeps using s, or that will mutate the
+// Member's slices while s is in use elsewhere, copies first
+// ([assignor.Group.Clone] on the group it builds, or
+// [assignor.CloneTopicPartitions] and [slices.Clone] on s's fields).
 func (s Subscription) Member(memberID, instanceID string) assignor.Member {
 	generation := s.Generation
 	if s.Version < 2 {
@@ -174,32 +180,9 @@ func (s Subscription) Member(memberID, instanceID string) assignor.Member {
 		ID:         memberID,
 		InstanceID: instanceID,
 		Rack:       s.Rack,
-		Topics:     slices.Clone(s.Topics),
-		Owned:      cloneTopicPartitions(s.Owned),
+		Topics:     s.Topics,
+		Owned:      s.Owned,
 		Generation: generation,
-		UserData:   slices.Clone(s.UserData),
+		UserData:   s.UserData,
 	}
-}
-
-// cloneTopicPartitions deep-copies tps with two allocations: the entries and
-// one backing array for every partition slice, each capacity clipped.
-func cloneTopicPartitions(tps []assignor.TopicPartitions) []assignor.TopicPartitions {
-	if tps == nil {
-		return nil
-	}
-	total := 0
-	for _, tp := range tps {
-		total += len(tp.Partitions)
-	}
-	parts := make([]int32, 0, total)
-	out := make([]assignor.TopicPartitions, len(tps))
-	for i, tp := range tps {
-		out[i].Topic = tp.Topic
-		if tp.Partitions != nil {
-			start := len(parts)
-			parts = append(parts, tp.Partitions...)
-			out[i].Partitions = parts[start:len(parts):len(parts)]
-		}
-	}
-	return out
 }
