@@ -288,6 +288,7 @@ func TestVerifyAgreesWithCheckPlan(t *testing.T) {
 		for m := range r.reuse {
 			r.reuse[m] = false // build every list from the corrupted r.final
 		}
+		r.recount()
 		got := errLines(r.verify())
 		want := errLines(assignor.CheckPlan(g, r.plan(), assignor.Cooperative))
 		if !slices.Equal(got, want) {
@@ -399,4 +400,21 @@ func drawAssignment(t *rapid.T, g assignor.Group) assignor.Plan {
 		plan.Members = append(plan.Members, assignor.MemberPlan{Member: m.ID, Assigned: shuffled})
 	}
 	return plan
+}
+
+// recount redoes the counts decide takes of r.final (r.held, r.heldRuns),
+// after a test changed r.final.
+func (r *rebalance) recount() {
+	r.count()
+	for t := range r.ix.Topics {
+		for p := r.ix.TopicStart[t]; p < r.ix.TopicStart[t+1]; p++ {
+			if m := r.final[p]; m >= 0 {
+				r.held[m]++
+				if r.lastTopic[m] != int32(t)+1 {
+					r.lastTopic[m] = int32(t) + 1
+					r.heldRuns[m]++
+				}
+			}
+		}
+	}
 }

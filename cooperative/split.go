@@ -38,6 +38,12 @@ type rebalance struct {
 	userData   [][]byte
 	withheld   int
 	errs       []error
+	// held[m] and heldRuns[m] are, as decide leaves them, how many
+	// partitions r.final gives member m and in how many topic runs; plan
+	// sizes its arrays from them (and then reuses them as scratch).
+	// lastTopic is decide's scratch: per member, 1 + the topic of its last
+	// partition.
+	held, heldRuns, lastTopic []int32
 }
 
 func newRebalance(ix *assignor.Index, cfg Config) *rebalance {
@@ -229,21 +235,29 @@ func (r *rebalance) decide() {
 	if r.final == nil {
 		r.final = r.target
 	}
+	r.count()
 	for t := range ix.Topics {
+		run := int32(t) + 1
 		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
 			to, owner := r.target[p], ix.Owner[p]
+			m := int32(-1)
 			switch {
 			case to >= 0 && (owner == assignor.Unclaimed || owner == to):
-				r.final[p] = to
+				m = to
 			case to >= 0:
-				r.final[p] = -1
 				r.withheld++
 				r.reuse[to] = false
 			case owner >= 0 && !r.cfg.RevokeUnknown && ix.Subscribes(owner, int32(t)):
-				r.final[p] = owner
+				m = owner
 				r.reuse[owner] = false
-			default:
-				r.final[p] = -1
+			}
+			r.final[p] = m
+			if m >= 0 {
+				r.held[m]++
+				if r.lastTopic[m] != run {
+					r.lastTopic[m] = run
+					r.heldRuns[m]++
+				}
 			}
 		}
 	}
@@ -266,6 +280,21 @@ func (r *rebalance) decide() {
 	}
 }
 
+// count zeroes r.held and r.heldRuns (allocating them and r.lastTopic on
+// first use), for decide, which counts as it decides. One allocation for the
+// three.
+func (r *rebalance) count() {
+	n := len(r.ix.Members)
+	if r.held == nil {
+		counts := make([]int32, 3*n)
+		r.held, r.heldRuns, r.lastTopic = counts[:n:n], counts[n:2*n:2*n], counts[2*n:]
+		return
+	}
+	clear(r.held)
+	clear(r.heldRuns)
+	clear(r.lastTopic)
+}
+
 // couldExist reports whether a partition outside the leader's metadata may
 // exist all the same: its topic is unknown to the leader (new, or deleted),
 // or its number is at or beyond the topic's known partition count (an
@@ -286,32 +315,13 @@ func (r *rebalance) couldExist(oc assignor.OutsideClaim) bool {
 // order, Assigned and Revoked sorted by topic then partition. A member's
 // Assigned is the inner plan's own list when nothing changed it (r.reuse);
 // the lists built here share a few backing arrays, each sub-slice capped at
-// its length, so appending to one never writes into another.
+// its length, so appending to one never writes into another. It needs the
+// counts decide takes (r.held, r.heldRuns) and uses them up.
 func (r *rebalance) plan() assignor.Plan {
 	ix := r.ix
 	numMembers := len(ix.Members)
 
-	// Assigned: the inner assignor's list where it can be reused; for the
-	// other members, their flat partitions by a counting sort of r.final,
-	// ascending within each member.
-	from := make([]int32, numMembers+1)
-	for _, m := range r.final {
-		if m >= 0 && !r.reuse[m] {
-			from[m+1]++
-		}
-	}
-	for m := range numMembers {
-		from[m+1] += from[m]
-	}
-	held := make([]int32, from[numMembers])
-	next := slices.Clone(from[:numMembers])
-	for p, m := range r.final {
-		if m >= 0 && !r.reuse[m] {
-			held[next[m]] = int32(p)
-			next[m]++
-		}
-	}
-	assigned := r.topicPartitions(held, from)
+	assigned := r.assigned()
 
 	// Revoked: each member's claims inside the metadata that it does not
 	// hold, ascending.
@@ -346,6 +356,67 @@ func (r *rebalance) plan() assignor.Plan {
 		mp.UserData = slices.Clone(r.userData[m])
 	}
 	return plan
+}
+
+// assigned builds, for every member whose inner list is not reused, its
+// partitions in r.final as topic-grouped lists sorted by topic then
+// partition (nil for a member with none), in one sweep of r.final in flat
+// order, sized by the counts decide took. All lists share two arrays (one of
+// partition IDs, one of entries), each slice capped at its length. O(P + M).
+func (r *rebalance) assigned() [][]assignor.TopicPartitions {
+	ix := r.ix
+	numMembers := len(ix.Members)
+	// idFrom[m] and runFrom[m]: where member m's IDs and entries start;
+	// start[m]: where its current entry started in ids.
+	from := make([]int32, 3*numMembers+2)
+	idFrom, runFrom, start := from[:numMembers+1], from[numMembers+1:2*numMembers+2], from[2*numMembers+2:]
+	for m := range numMembers {
+		idFrom[m+1], runFrom[m+1] = idFrom[m], runFrom[m]
+		if !r.reuse[m] {
+			idFrom[m+1] += r.held[m]
+			runFrom[m+1] += r.heldRuns[m]
+		}
+	}
+	ids := make([]int32, idFrom[numMembers])
+	runs := make([]assignor.TopicPartitions, runFrom[numMembers])
+	// Per member, reusing decide's counters: the next free slot in ids, its
+	// current entry in runs, and 1 + the topic of that entry.
+	next, cur, last := r.held, r.heldRuns, r.lastTopic
+	for m := range numMembers {
+		next[m], cur[m], last[m] = idFrom[m], runFrom[m]-1, 0
+	}
+	for t := range ix.Topics {
+		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
+		parts := ix.Topics[t].Partitions[:hi-lo]
+		name, run := ix.Topics[t].Name, int32(t)+1
+		for i, m := range r.final[lo:hi] {
+			if m < 0 || r.reuse[m] {
+				continue
+			}
+			at := next[m]
+			if last[m] != run {
+				c := cur[m]
+				if c >= runFrom[m] {
+					runs[c].Partitions = ids[start[m]:at:at]
+				}
+				cur[m], last[m], start[m] = c+1, run, at
+				runs[c+1].Topic = name
+			}
+			ids[at] = parts[i]
+			next[m] = at + 1
+		}
+	}
+	out := make([][]assignor.TopicPartitions, numMembers)
+	for m := range numMembers {
+		lo, hi := runFrom[m], runFrom[m+1]
+		if lo == hi {
+			continue
+		}
+		end := next[m]
+		runs[hi-1].Partitions = ids[start[m]:end:end]
+		out[m] = runs[lo:hi:hi]
+	}
+	return out
 }
 
 // topicPartitions converts, for each member m, the flat partitions
