@@ -233,6 +233,10 @@ func (ix *Index) indexSubscriptions() {
 		subs []int32
 	}
 	var recent []resolved
+	// count[t]: topic t's subscribers, so that every Subscribers list is cut
+	// from one array.
+	count := make([]int32, len(ix.Topics)+1)
+	total := 0
 	for m, mem := range ix.Members {
 		var subs []int32
 		for _, r := range recent {
@@ -257,6 +261,20 @@ func (ix *Index) indexSubscriptions() {
 			recent = append(recent, resolved{mem.Topics, subs})
 		}
 		ix.Subscriptions[m] = subs
+		for _, t := range subs {
+			count[t]++
+		}
+		total += len(subs)
+	}
+	backing := make([]int32, total)
+	at := int32(0)
+	for t := range ix.Topics {
+		if c := count[t]; c > 0 {
+			ix.Subscribers[t] = backing[at : at : at+c]
+			at += c
+		}
+	}
+	for m, subs := range ix.Subscriptions {
 		for _, t := range subs {
 			ix.Subscribers[t] = append(ix.Subscribers[t], int32(m))
 		}
@@ -318,10 +336,14 @@ func (ix *Index) classifyClaims() {
 	// The highest generation per partition, and whether it is shared.
 	n := ix.NumPartitions()
 	ix.Owner = make([]int32, n)
-	best := make([]int32, n)
 	for p := range ix.Owner {
 		ix.Owner[p] = Unclaimed
 	}
+	if len(backing) == 0 {
+		ix.classifyOutside()
+		return
+	}
+	best := make([]int32, n)
 	shared := false // some partition has two claimants
 	for m, claims := range ix.Claims {
 		gen := ix.Generation[m]
