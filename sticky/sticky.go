@@ -88,16 +88,14 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 // Assign does; member and partition numbers are the same in both indexes.
 // The holder slice is the caller's; ix is neither mutated nor kept.
 func (a *Assignor) AssignIndex(ix *assignor.Index) ([]int32, [][]byte, error) {
-	if !a.cfg.IgnoreUserData {
+	if !a.cfg.IgnoreUserData && slices.ContainsFunc(ix.Members, func(m *assignor.Member) bool { return hasUserDataHistory(m) }) {
 		g := assignor.Group{Members: make([]assignor.Member, len(ix.Members)), Topics: ix.Topics}
 		for m, mem := range ix.Members {
 			g.Members[m] = *mem
 		}
-		if h := withUserDataHistory(g); len(h.Members) > 0 && &h.Members[0] != &g.Members[0] {
-			var err error
-			if ix, err = assignor.NewIndex(h); err != nil {
-				return nil, nil, err
-			}
+		var err error
+		if ix, err = assignor.NewIndex(withUserDataHistory(g)); err != nil {
+			return nil, nil, err
 		}
 	}
 	return a.solve(ix).assign, nil, nil
@@ -125,13 +123,10 @@ func (a *Assignor) solve(ix *assignor.Index) *problem {
 func withUserDataHistory(g assignor.Group) assignor.Group {
 	var members []assignor.Member
 	for i, m := range g.Members {
-		if len(m.Owned) > 0 || len(m.UserData) == 0 {
+		if !hasUserDataHistory(&g.Members[i]) {
 			continue
 		}
-		u, err := wire.DecodeStickyUserData(m.UserData)
-		if err != nil || len(u.Owned) == 0 {
-			continue
-		}
+		u, _ := wire.DecodeStickyUserData(m.UserData)
 		if members == nil {
 			members = slices.Clone(g.Members)
 		}
@@ -142,6 +137,16 @@ func withUserDataHistory(g assignor.Group) assignor.Group {
 		g.Members = members
 	}
 	return g
+}
+
+// hasUserDataHistory reports whether m claims nothing but carries eager
+// sticky user data that claims something. Malformed user data is no history.
+func hasUserDataHistory(m *assignor.Member) bool {
+	if len(m.Owned) > 0 || len(m.UserData) == 0 {
+		return false
+	}
+	u, err := wire.DecodeStickyUserData(m.UserData)
+	return err == nil && len(u.Owned) > 0
 }
 
 // SubscriptionUserData returns the eager sticky user data for a member in
