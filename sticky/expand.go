@@ -17,7 +17,6 @@ import "slices"
 func (pr *problem) expand(f *flows) {
 	ix := pr.ix
 	P := len(pr.partClass)
-	pr.assign = make([]int32, P)
 	// partial[c] numbers the classes whose owner keeps some but not all.
 	partial := make([]int32, len(pr.classHub))
 	var partialFrom []int32
@@ -38,38 +37,45 @@ func (pr *problem) expand(f *flows) {
 		partialFrom[j] = total
 		total += n
 	}
+	if total == 0 {
+		// deal writes every entry of assign, each after reading the same
+		// entry of partClass and no other: one array serves both.
+		pr.assign = pr.partClass
+		pr.deal(f, partial, false)
+		pr.partClass = nil // it holds the assignment now
+		return
+	}
+	pr.assign = make([]int32, P)
 	keys := make([]uint64, total)
-	if total > 0 {
-		fill := make([]int32, len(partialFrom))
-		for t := range ix.Topics {
-			s := pr.topicSet[t]
-			lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
-			for p := lo; p < hi; p++ {
-				c := pr.partClass[p]
-				pr.assign[p] = -1
-				if c < 0 || partial[c] < 0 {
-					continue
-				}
-				j := partial[c]
-				k := int32(len(pr.sets[s]))
-				d := (ownerPos[j] - pr.target(int32(t), p) + k) % k
-				keys[partialFrom[j]+fill[j]] = uint64(d)<<32 | uint64(p)
-				fill[j]++
-			}
-		}
-		for c, j := range partial {
-			if j < 0 {
+	fill := make([]int32, len(partialFrom))
+	for t := range ix.Topics {
+		s := pr.topicSet[t]
+		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
+		for p := lo; p < hi; p++ {
+			c := pr.partClass[p]
+			pr.assign[p] = -1
+			if c < 0 || partial[c] < 0 {
 				continue
 			}
-			ks := keys[partialFrom[j] : partialFrom[j]+fill[j]]
-			slices.Sort(ks)
-			o := pr.classOwner[c]
-			for _, key := range ks[:f.keep[c]] {
-				pr.assign[uint32(key)] = o
-			}
+			j := partial[c]
+			k := int32(len(pr.sets[s]))
+			d := (ownerPos[j] - pr.target(int32(t), p) + k) % k
+			keys[partialFrom[j]+fill[j]] = uint64(d)<<32 | uint64(p)
+			fill[j]++
 		}
 	}
-	pr.deal(f, partial, total > 0)
+	for c, j := range partial {
+		if j < 0 {
+			continue
+		}
+		ks := keys[partialFrom[j] : partialFrom[j]+fill[j]]
+		slices.Sort(ks)
+		o := pr.classOwner[c]
+		for _, key := range ks[:f.keep[c]] {
+			pr.assign[uint32(key)] = o
+		}
+	}
+	pr.deal(f, partial, true)
 }
 
 // deal gives every class that its owner keeps whole to the owner, and hands
@@ -113,14 +119,18 @@ func (pr *problem) deal(f *flows, partial []int32, kept bool) {
 			left[h] += f.give[off+i]
 		}
 	}
-	// The plan's sizes are counted on the way: partitions and topic runs
-	// per member (see [problem.plan]).
-	M := pr.members
-	pr.idFrom = make([]int32, M+1)
-	pr.runFrom = make([]int32, M+1)
-	lastTopic := make([]int32, M)
-	for i := range lastTopic {
-		lastTopic[i] = -1
+	// For a plan (pr.forPlan), its sizes are counted on the way: partitions
+	// and topic runs per member (see [problem.plan]).
+	count := pr.forPlan
+	var lastTopic []int32
+	if count {
+		M := pr.members
+		pr.idFrom = make([]int32, M+1)
+		pr.runFrom = make([]int32, M+1)
+		lastTopic = make([]int32, M)
+		for i := range lastTopic {
+			lastTopic[i] = -1
+		}
 	}
 	for t := range ix.Topics {
 		s := pr.topicSet[t]
@@ -161,10 +171,12 @@ func (pr *problem) deal(f *flows, partial []int32, kept bool) {
 				}
 			}
 			pr.assign[p] = m
-			pr.idFrom[m+1]++
-			if lastTopic[m] != int32(t) {
-				lastTopic[m] = int32(t)
-				pr.runFrom[m+1]++
+			if count {
+				pr.idFrom[m+1]++
+				if lastTopic[m] != int32(t) {
+					lastTopic[m] = int32(t)
+					pr.runFrom[m+1]++
+				}
 			}
 		}
 	}

@@ -46,16 +46,19 @@ type problem struct {
 	classOwner []int32 // member number or -1
 	classSize  []int32
 
-	partClass []int32 // per flat partition: class, or -1 (nobody subscribes)
+	partClass []int32 // per flat partition: class, or -1 (nobody subscribes); expand may hand its array to assign
 
 	assign []int32 // result: per flat partition, member or -1
-	// Set by deal, used by plan: per member m, idFrom[m+1] partitions and
-	// runFrom[m+1] topic runs (prefix sums taken by plan).
+	// forPlan: the caller builds a plan from assign, so deal counts its
+	// sizes. Set by deal when forPlan, used by plan: per member m,
+	// idFrom[m+1] partitions and runFrom[m+1] topic runs (prefix sums taken
+	// by plan).
+	forPlan         bool
 	idFrom, runFrom []int32
 }
 
-func newProblem(ix *assignor.Index, racks bool) *problem {
-	pr := &problem{ix: ix, members: len(ix.Members)}
+func newProblem(ix *assignor.Index, racks, forPlan bool) *problem {
+	pr := &problem{ix: ix, members: len(ix.Members), forPlan: forPlan}
 	pr.indexSets()
 	pr.indexRacks(racks)
 	pr.indexClasses()

@@ -76,7 +76,7 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	return a.solve(ix).plan(), nil
+	return a.solve(ix, true).plan(), nil
 }
 
 // AssignIndex is Assign on the group ix was built from, answered as the
@@ -98,12 +98,13 @@ func (a *Assignor) AssignIndex(ix *assignor.Index) ([]int32, [][]byte, error) {
 			return nil, nil, err
 		}
 	}
-	return a.solve(ix).assign, nil, nil
+	return a.solve(ix, false).assign, nil, nil
 }
 
-// solve runs the whole optimisation on ix; the answer is in pr.assign.
-func (a *Assignor) solve(ix *assignor.Index) *problem {
-	pr := newProblem(ix, !a.cfg.IgnoreRacks)
+// solve runs the whole optimisation on ix; the answer is in pr.assign, and
+// with forPlan set pr.plan may be called.
+func (a *Assignor) solve(ix *assignor.Index, forPlan bool) *problem {
+	pr := newProblem(ix, !a.cfg.IgnoreRacks, forPlan)
 	var f *flows
 	switch {
 	case len(pr.hubSet) == 0:
