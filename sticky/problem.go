@@ -189,6 +189,9 @@ func (pr *problem) indexClasses() {
 	if pr.rackAware {
 		rk.init(pr)
 	}
+	// With no claims at all (a fresh group), a topic whose hub cannot change
+	// from partition to partition is one class: its hub's unowned one.
+	claimed := slices.ContainsFunc(ix.Claims, func(c []int32) bool { return len(c) > 0 })
 	for t := range ix.Topics {
 		s := pr.topicSet[t]
 		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
@@ -210,6 +213,22 @@ func (pr *problem) indexClasses() {
 			marked = s
 		}
 		racks := ix.Topics[t].ReplicaRacks
+		if !claimed && !(pr.rackAware && racks != nil) {
+			h := pr.hub(hubByKey, s, -1)
+			if h == int32(len(unownedClass)) {
+				unownedClass = append(unownedClass, -1)
+			}
+			c := unownedClass[h]
+			if c < 0 {
+				c = pr.newClass(h, -1)
+				unownedClass[h] = c
+			}
+			for p := lo; p < hi; p++ {
+				pr.partClass[p] = c
+			}
+			pr.classSize[c] += hi - lo
+			continue
+		}
 		hub := int32(-1)
 		lastRack := int32(-2)
 		for p := lo; p < hi; p++ {
@@ -218,13 +237,8 @@ func (pr *problem) indexClasses() {
 				r = rk.id(racks[p-lo])
 			}
 			if r != lastRack {
-				key := uint64(uint32(s))<<32 | uint64(uint32(r))
-				h, ok := hubByKey[key]
-				if !ok {
-					h = int32(len(pr.hubSet))
-					hubByKey[key] = h
-					pr.hubSet = append(pr.hubSet, s)
-					pr.hubRack = append(pr.hubRack, r)
+				h := pr.hub(hubByKey, s, r)
+				if h == int32(len(unownedClass)) {
 					unownedClass = append(unownedClass, -1)
 				}
 				hub, lastRack = h, r
@@ -256,6 +270,20 @@ func (pr *problem) indexClasses() {
 	if pr.rackAware {
 		pr.rackMasks = rk.masks
 	}
+}
+
+// hub returns the number of the hub (subscriber set s, rack set r),
+// numbering it next if it is new.
+func (pr *problem) hub(byKey map[uint64]int32, s, r int32) int32 {
+	key := uint64(uint32(s))<<32 | uint64(uint32(r))
+	h, ok := byKey[key]
+	if !ok {
+		h = int32(len(pr.hubSet))
+		byKey[key] = h
+		pr.hubSet = append(pr.hubSet, s)
+		pr.hubRack = append(pr.hubRack, r)
+	}
+	return h
 }
 
 func (pr *problem) newClass(hub, owner int32) int32 {
