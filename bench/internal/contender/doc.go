@@ -39,7 +39,8 @@
 //   - sarama-coop, sarama-sticky, sarama-roundrobin, sarama-range: sarama
 //     v1.61.1's strategies as sarama's leader runs them.
 //   - floor: decode every subscription and encode every assignment, nothing
-//     else.
+//     else: the assignment is decided in Prepare (one member per partition)
+//     and Lead groups it into each member's topic lists and writes the bytes.
 //
 // No peer takes racks through a public API (franz-go's rack-aware path is
 // set only by its client; sarama's strategies never read RackID), so only

@@ -18,13 +18,22 @@ func init() {
 // subscription and encoding every member's assignment, with no assignment
 // logic. It uses our codec (package wire). Members send what a cooperative
 // member sends (subscription v3 with owned partitions, generation and the
-// cooperative user data), the largest of the common layouts. The plan it
-// encodes is made in Prepare, untimed: each topic's partitions in contiguous
-// runs over its subscribers, so the assignment bytes have a real plan's size.
+// cooperative user data), the largest of the common layouts.
+//
+// The assignment is decided in Prepare, untimed, as a leader's decision is
+// naturally held: one member per partition (each topic's partitions in
+// contiguous runs over its subscribers, so the assignment bytes have a real
+// plan's size). Lead decodes, then encodes that decision: it groups the
+// partitions by member and topic into the lists the codec writes (two
+// shared arrays, as our assignors build their plans) and writes each
+// member's bytes. The runner keeps no more than any other contender's
+// between Leads (the raw metadata and the decision), so a Lead meets the
+// garbage collector in the same state as theirs.
 type floorRunner struct {
 	ids    []string
 	raw    [][]byte
-	plan   [][]assignor.TopicPartitions // per member, in ids order
+	topics []assignor.Topic
+	owner  []int32 // per partition, topics in order: member index into ids
 	subs   []wire.Subscription
 	out    [][]byte
 	sorted []int // member indices by ID
@@ -33,6 +42,7 @@ type floorRunner struct {
 func (r *floorRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ int32) error {
 	r.ids = make([]string, len(members))
 	r.raw = make([][]byte, len(members))
+	r.topics = topics
 	for i, m := range members {
 		sub := wire.Subscription{Version: 3, Topics: m.Topics, Owned: m.Owned, Generation: m.Generation, Rack: m.Rack,
 			UserData: wire.CooperativeUserData(m.Generation)}
@@ -44,20 +54,20 @@ func (r *floorRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ i
 		r.sorted[i] = i
 	}
 	slices.SortFunc(r.sorted, func(a, b int) int { return cmp.Compare(r.ids[a], r.ids[b]) })
-	r.plan = make([][]assignor.TopicPartitions, len(members))
 	for _, t := range topics {
-		var subs []int
+		var subs []int32
 		for _, i := range r.sorted {
 			if _, ok := slices.BinarySearch(members[i].Topics, t.Name); ok {
-				subs = append(subs, i)
+				subs = append(subs, int32(i))
 			}
 		}
 		n := len(t.Partitions)
-		for k, i := range subs {
-			lo, hi := k*n/len(subs), (k+1)*n/len(subs)
-			if lo < hi {
-				r.plan[i] = append(r.plan[i], assignor.TopicPartitions{Topic: t.Name, Partitions: slices.Clone(t.Partitions[lo:hi])})
+		for j := range n {
+			m := int32(-1)
+			if len(subs) > 0 {
+				m = subs[j*len(subs)/n]
 			}
+			r.owner = append(r.owner, m)
 		}
 	}
 	return nil
@@ -72,11 +82,77 @@ func (r *floorRunner) Lead() error {
 		}
 		r.subs[i] = sub
 	}
+	plan := r.group()
 	r.out = make([][]byte, len(r.raw))
-	for i, tps := range r.plan {
+	for i, tps := range plan {
 		r.out[i] = wire.Assignment{Version: 3, Partitions: tps}.AppendTo(nil)
 	}
 	return nil
+}
+
+// group turns r.owner into each member's topic-grouped partitions: a
+// counting sort of the partitions by member, then one sequential pass per
+// member writing its runs (all members share one array of partition IDs and
+// one of entries).
+func (r *floorRunner) group() [][]assignor.TopicPartitions {
+	n := len(r.raw)
+	from := make([]int32, n+1) // from[m]: where member m's partitions start
+	runs := 0                  // topic runs over all members
+	last := make([]int32, n)   // 1 + the member's last topic
+	p := 0
+	for t, topic := range r.topics {
+		for range topic.Partitions {
+			if m := r.owner[p]; m >= 0 {
+				from[m+1]++
+				if last[m] != int32(t)+1 {
+					last[m] = int32(t) + 1
+					runs++
+				}
+			}
+			p++
+		}
+	}
+	for m := range n {
+		from[m+1] += from[m]
+	}
+	// flat[from[m]:from[m+1]]: member m's partitions in flat order; the
+	// topic of each is found by walking the topics alongside.
+	flat := make([]int32, from[n])
+	next := last // reused: the next free slot per member
+	copy(next, from[:n])
+	for p, m := range r.owner {
+		if m >= 0 {
+			flat[next[m]] = int32(p)
+			next[m]++
+		}
+	}
+	entries := make([]assignor.TopicPartitions, 0, runs)
+	plan := make([][]assignor.TopicPartitions, n)
+	for m := range n {
+		seg := flat[from[m]:from[m+1]]
+		begin := len(entries)
+		t, lo, hi := -1, int32(0), int32(0) // topic t holds flat partitions [lo, hi)
+		start := 0
+		for i, fp := range seg {
+			if fp >= hi {
+				if t >= 0 {
+					entries[len(entries)-1].Partitions = seg[start:i:i]
+				}
+				for fp >= hi {
+					t++
+					lo, hi = hi, hi+int32(len(r.topics[t].Partitions))
+				}
+				entries = append(entries, assignor.TopicPartitions{Topic: r.topics[t].Name})
+				start = i
+			}
+			seg[i] = r.topics[t].Partitions[fp-lo]
+		}
+		if t >= 0 {
+			entries[len(entries)-1].Partitions = seg[start:len(seg):len(seg)]
+		}
+		plan[m] = entries[begin:len(entries):len(entries)]
+	}
+	return plan
 }
 
 func (r *floorRunner) Result() ([]Assignment, error) {
