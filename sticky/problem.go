@@ -189,6 +189,8 @@ func (pr *problem) indexClasses() {
 	if pr.rackAware {
 		rk.init(pr)
 	}
+	var rackHub []int32
+	rackHubSet := int32(-1)
 	// With no claims at all (a fresh group), a topic whose hub cannot change
 	// from partition to partition is one class: its hub's unowned one.
 	claimed := slices.ContainsFunc(ix.Claims, func(c []int32) bool { return len(c) > 0 })
@@ -229,6 +231,10 @@ func (pr *problem) indexClasses() {
 			pr.classSize[c] += hi - lo
 			continue
 		}
+		if s != rackHubSet {
+			clear(rackHub)
+			rackHubSet = s
+		}
 		hub := int32(-1)
 		lastRack := int32(-2)
 		for p := lo; p < hi; p++ {
@@ -237,7 +243,16 @@ func (pr *problem) indexClasses() {
 				r = rk.id(racks[p-lo])
 			}
 			if r != lastRack {
-				h := pr.hub(hubByKey, s, r)
+				// rackHub[r+1] caches hub+1 of (s, r) while topics of set s
+				// are read.
+				if int(r+1) >= len(rackHub) {
+					rackHub = append(rackHub, make([]int32, int(r+2)-len(rackHub))...)
+				}
+				h := rackHub[r+1] - 1
+				if h < 0 {
+					h = pr.hub(hubByKey, s, r)
+					rackHub[r+1] = h + 1
+				}
 				if h == int32(len(unownedClass)) {
 					unownedClass = append(unownedClass, -1)
 				}
@@ -296,7 +311,10 @@ func (pr *problem) newClass(hub, owner int32) int32 {
 
 // rackInterner numbers the distinct rack sets (member racks among a
 // partition's replica racks). Consecutive partitions with equal replica rack
-// lists are recognised without hashing.
+// lists are recognised without hashing. With few member racks (the common
+// case: a handful of availability zones), rack names are found by a linear
+// scan and a rack set's number by a table indexed by its mask; otherwise by
+// maps.
 type rackInterner struct {
 	pr      *problem
 	masks   []uint64
@@ -304,19 +322,95 @@ type rackInterner struct {
 	scratch []uint64
 	prev    []string
 	prevID  int32
+	// names[k] is member rack k, and byMask[mask] the rack set with that
+	// mask plus one (0: not numbered yet), when there are at most
+	// smallRacks member racks.
+	names  []string
+	byMask []int32
+	// byLast[b] is the member rack whose name ends in byte b, -1 if none,
+	// -2 if several.
+	byLast [256]int8
 }
+
+// smallRacks is the most member racks the interner handles with a table of
+// 2^smallRacks entries.
+const smallRacks = 10
 
 func (rk *rackInterner) init(pr *problem) {
 	rk.pr = pr
+	rk.prevID = -1
+	if n := len(pr.rackIDs); n <= smallRacks {
+		rk.names = make([]string, n)
+		for name, k := range pr.rackIDs {
+			rk.names[k] = name
+		}
+		rk.byMask = make([]int32, 1<<n)
+		for b := range rk.byLast {
+			rk.byLast[b] = -1
+		}
+		for k, name := range rk.names {
+			last := &rk.byLast[name[len(name)-1]]
+			if *last == -1 {
+				*last = int8(k)
+			} else {
+				*last = -2
+			}
+		}
+		return
+	}
 	rk.byHash = map[uint64][]int32{}
 	rk.scratch = make([]uint64, pr.rackWords)
-	rk.prevID = -1
 }
 
 func (rk *rackInterner) id(racks []string) int32 {
+	if rk.byMask != nil {
+		return rk.smallID(racks)
+	}
 	if rk.prevID >= 0 && slices.Equal(racks, rk.prev) {
 		return rk.prevID
 	}
+	id := rk.mapID(racks)
+	rk.prev, rk.prevID = racks, id
+	return id
+}
+
+// smallID numbers racks' set through the mask table. A name is looked up
+// by its last byte, which tells apart the usual rack and zone names
+// ("us-east-1a", "us-east-1b") without a search or a branch that depends
+// on the data; member racks that share a last byte are searched.
+func (rk *rackInterner) smallID(racks []string) int32 {
+	var mask uint64
+	for _, name := range racks {
+		n := len(name)
+		if n == 0 {
+			continue
+		}
+		switch k := rk.byLast[name[n-1]]; k {
+		case -1: // no member rack ends so
+		case -2:
+			for k, member := range rk.names {
+				if member == name {
+					mask |= 1 << k
+					break
+				}
+			}
+		default:
+			if rk.names[k] == name {
+				mask |= 1 << k
+			}
+		}
+	}
+	if id := rk.byMask[mask]; id > 0 {
+		return id - 1
+	}
+	id := int32(len(rk.masks))
+	rk.masks = append(rk.masks, mask) // one word per mask: at most 64 racks
+	rk.byMask[mask] = id + 1
+	return id
+}
+
+// mapID numbers racks' set through the rack name map and a hash of masks.
+func (rk *rackInterner) mapID(racks []string) int32 {
 	w := rk.pr.rackWords
 	clear(rk.scratch)
 	for _, name := range racks {
@@ -329,19 +423,14 @@ func (rk *rackInterner) id(racks []string) int32 {
 		h ^= x
 		h *= 1099511628211
 	}
-	id := int32(-1)
 	for _, c := range rk.byHash[h] {
 		if slices.Equal(rk.masks[int(c)*w:int(c+1)*w], rk.scratch) {
-			id = c
-			break
+			return c
 		}
 	}
-	if id < 0 {
-		id = int32(len(rk.masks) / w)
-		rk.masks = append(rk.masks, rk.scratch...)
-		rk.byHash[h] = append(rk.byHash[h], id)
-	}
-	rk.prev, rk.prevID = racks, id
+	id := int32(len(rk.masks) / w)
+	rk.masks = append(rk.masks, rk.scratch...)
+	rk.byHash[h] = append(rk.byHash[h], id)
 	return id
 }
 

@@ -70,7 +70,7 @@ func (*Assignor) Sticky() bool { return true }
 // are immutable).
 func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if !a.cfg.IgnoreUserData {
-		g = withUserDataHistory(g)
+		g = groupWithUserDataHistory(g)
 	}
 	ix, err := assignor.NewIndex(g)
 	if err != nil {
@@ -88,13 +88,12 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 // Assign does; member and partition numbers are the same in both indexes.
 // The holder slice is the caller's; ix is neither mutated nor kept.
 func (a *Assignor) AssignIndex(ix *assignor.Index) ([]int32, [][]byte, error) {
-	if !a.cfg.IgnoreUserData && slices.ContainsFunc(ix.Members, func(m *assignor.Member) bool { return hasUserDataHistory(m) }) {
-		g := assignor.Group{Members: make([]assignor.Member, len(ix.Members)), Topics: ix.Topics}
-		for m, mem := range ix.Members {
-			g.Members[m] = *mem
-		}
+	if a.cfg.IgnoreUserData {
+		return a.solve(ix, false).assign, nil, nil
+	}
+	if members := withUserDataHistory(len(ix.Members), func(i int) *assignor.Member { return ix.Members[i] }); members != nil {
 		var err error
-		if ix, err = assignor.NewIndex(withUserDataHistory(g)); err != nil {
+		if ix, err = assignor.NewIndex(assignor.Group{Members: members, Topics: ix.Topics}); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -118,36 +117,40 @@ func (a *Assignor) solve(ix *assignor.Index, forPlan bool) *problem {
 	return pr
 }
 
-// withUserDataHistory returns g, or a shallow copy of it in which members
-// that claim nothing but carry eager sticky user data claim what it says,
-// at its generation. Malformed user data is no history, never an error.
-func withUserDataHistory(g assignor.Group) assignor.Group {
-	var members []assignor.Member
-	for i, m := range g.Members {
-		if !hasUserDataHistory(&g.Members[i]) {
-			continue
-		}
-		u, _ := wire.DecodeStickyUserData(m.UserData)
-		if members == nil {
-			members = slices.Clone(g.Members)
-		}
-		members[i].Owned = u.Owned
-		members[i].Generation = u.Generation
-	}
-	if members != nil {
+// groupWithUserDataHistory returns g, or a shallow copy of it whose members
+// carry their user data history (see withUserDataHistory).
+func groupWithUserDataHistory(g assignor.Group) assignor.Group {
+	if members := withUserDataHistory(len(g.Members), func(i int) *assignor.Member { return &g.Members[i] }); members != nil {
 		g.Members = members
 	}
 	return g
 }
 
-// hasUserDataHistory reports whether m claims nothing but carries eager
-// sticky user data that claims something. Malformed user data is no history.
-func hasUserDataHistory(m *assignor.Member) bool {
-	if len(m.Owned) > 0 || len(m.UserData) == 0 {
-		return false
+// withUserDataHistory returns nil when no member of the n that member
+// returns claims nothing but carries eager sticky user data that claims
+// something; otherwise a copy of the members in which those claim what their
+// user data says, at its generation (each user data decoded once). Malformed
+// user data is no history, never an error.
+func withUserDataHistory(n int, member func(i int) *assignor.Member) []assignor.Member {
+	var members []assignor.Member
+	for i := range n {
+		m := member(i)
+		if len(m.Owned) > 0 || len(m.UserData) == 0 {
+			continue
+		}
+		u, err := wire.DecodeStickyUserData(m.UserData)
+		if err != nil || len(u.Owned) == 0 {
+			continue
+		}
+		if members == nil {
+			members = make([]assignor.Member, n)
+			for j := range n {
+				members[j] = *member(j)
+			}
+		}
+		members[i].Owned, members[i].Generation = u.Owned, u.Generation
 	}
-	u, err := wire.DecodeStickyUserData(m.UserData)
-	return err == nil && len(u.Owned) > 0
+	return members
 }
 
 // SubscriptionUserData returns the eager sticky user data for a member in
