@@ -288,6 +288,16 @@ func (ix *Index) classifyClaims() {
 	for _, mem := range ix.Members {
 		total += countPartitions(mem.Owned)
 	}
+	n := ix.NumPartitions()
+	ix.Owner = make([]int32, n)
+	for p := range ix.Owner {
+		ix.Owner[p] = Unclaimed
+	}
+	// Owners are settled as the claims are read: the owner's generation is
+	// its member's, except for a contested partition, whose tied generation
+	// is kept in tied.
+	var tied map[int32]int32
+	shared := false                    // some partition has two claimants
 	backing := make([]int32, 0, total) // every member's claims, one allocation
 	for m, mem := range ix.Members {
 		gen := max(mem.Generation, NoGeneration)
@@ -323,6 +333,28 @@ func (ix *Index) classifyClaims() {
 					sorted = false
 				}
 				backing = append(backing, p)
+				switch o := ix.Owner[p]; {
+				case o == Unclaimed:
+					ix.Owner[p] = int32(m)
+				case o == int32(m): // listed twice
+				case o == Contested:
+					shared = true
+					if gen > tied[p] {
+						ix.Owner[p] = int32(m)
+						delete(tied, p)
+					}
+				default:
+					shared = true
+					switch og := ix.Generation[o]; {
+					case gen > og:
+						ix.Owner[p] = int32(m)
+					case gen == og:
+						if tied == nil {
+							tied = map[int32]int32{}
+						}
+						ix.Owner[p], tied[p] = Contested, gen
+					}
+				}
 			}
 		}
 		claims := backing[start:len(backing):len(backing)]
@@ -332,39 +364,11 @@ func (ix *Index) classifyClaims() {
 		}
 		ix.Claims[m] = claims
 	}
-
-	// The highest generation per partition, and whether it is shared.
-	n := ix.NumPartitions()
-	ix.Owner = make([]int32, n)
-	for p := range ix.Owner {
-		ix.Owner[p] = Unclaimed
-	}
-	if len(backing) == 0 {
-		ix.classifyOutside()
-		return
-	}
-	best := make([]int32, n)
-	shared := false // some partition has two claimants
-	for m, claims := range ix.Claims {
-		gen := ix.Generation[m]
-		for _, p := range claims {
-			switch {
-			case ix.Owner[p] == Unclaimed:
-				ix.Owner[p], best[p] = int32(m), gen
-			case gen > best[p]:
-				ix.Owner[p], best[p], shared = int32(m), gen, true
-			case gen == best[p]:
-				ix.Owner[p], shared = Contested, true
-			default:
-				shared = true
-			}
-		}
-	}
 	if shared {
 		for m, claims := range ix.Claims {
 			gen := ix.Generation[m]
 			for _, p := range claims {
-				if gen < best[p] {
+				if o := ix.Owner[p]; o >= 0 && gen < ix.Generation[o] || o == Contested && gen < tied[p] {
 					ix.Stale = append(ix.Stale, Claim{Member: int32(m), Partition: p, Generation: gen})
 				}
 			}
