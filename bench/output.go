@@ -133,6 +133,11 @@ func markdown(res *results, plots []string) string {
 		}
 		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(franz), ratio(ours.XRef), short(sarama), short(floor), ratio(ours.XFloor), mb, moves(cl, ours), moves(cl, franz), target(cl, ours)}))
 	}
+	if sticky := stickyHeadline(res); sticky != "" {
+		b.WriteString("\n## Headline: sticky (eager), bytes in to bytes out\n\n")
+		b.WriteString("Targets (issue 4): from 10k partitions up, ours at most 0.5× franz-go's sticky median; at 1k never slower; allocated bytes no more than franz-go's. Core is our Assign alone on a decoded group.\n\n")
+		b.WriteString(sticky)
+	}
 	if slopes := slopeTable(res); slopes != "" {
 		b.WriteString("\n## Growth: log-log slope of the median against partitions\n\n")
 		b.WriteString("Least-squares slope of log(median) over log(partitions) across the shapes each contender ran (1 = linear). In the default shape series members grow with partitions, so this is the growth over that series, not a controlled sweep; -growth runs the controlled one (1,000 members, only partitions change).\n\n")
@@ -191,6 +196,62 @@ const definitions = `
 - **settled**: cooperative only, the follow-up round after every member rejoins owning what it was given: its spread, its extra moves, what it still withholds.
 - **rack-local**: racks scenario, the share of partitions given to a member in one of the partition's replica racks (three racks, two replicas per partition).
 `
+
+// stickyHeadline renders the eager sticky comparison: ours (bytes in and
+// core) against franz-go's and sarama's sticky, with issue 4's targets.
+func stickyHeadline(res *results) string {
+	var b strings.Builder
+	for _, cl := range res.Cells {
+		ours, core, franz, sarama := find(cl, "ours-sticky"), find(cl, "ours-sticky-core"), find(cl, "franz-sticky"), find(cl, "sarama-sticky")
+		if ours == nil {
+			continue
+		}
+		// div is a's median over b's, or over b's cap ("<") when b was
+		// capped.
+		div := func(a, b *row) (string, float64) {
+			switch {
+			case a == nil || b == nil || a.Median == 0:
+				return "–", 0
+			case b.Status == statusCapped && b.Cap > 0:
+				x := float64(a.Median) / float64(b.Cap)
+				return fmt.Sprintf("< %.2g", x), x
+			case b.Status != statusOK || b.Median == 0:
+				return "–", 0
+			}
+			x := float64(a.Median) / float64(b.Median)
+			return ratio(x), x
+		}
+		ratioText, x := div(ours, franz)
+		coreText, _ := div(core, franz)
+		mb, verdict := "–", "–"
+		if x > 0 {
+			limit := 0.5
+			if cl.Shape.Total() < 10_000 {
+				limit = 1
+			}
+			var missed []string
+			if x > limit {
+				missed = append(missed, fmt.Sprintf("÷franz-go %.2f > %.1f", x, limit))
+			}
+			if franz.Status == statusOK && ours.AllocMed > 0 && franz.AllocMed > 0 {
+				m := float64(ours.AllocMed) / float64(franz.AllocMed)
+				mb = fmt.Sprintf("%.2f", m)
+				if m > 1 {
+					missed = append(missed, fmt.Sprintf("MB %.2f× franz-go's", m))
+				}
+			}
+			verdict = "met"
+			if len(missed) > 0 {
+				verdict = "missed: " + strings.Join(missed, "; ")
+			}
+		}
+		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(core), short(franz), short(sarama), ratioText, coreText, mb, moves(cl, ours), moves(cl, franz), moves(cl, sarama), verdict}))
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return mdHeader([]string{"shape", "scenario", "ours", "ours core", "franz-go", "sarama", "ours ÷ franz-go", "core ÷ franz-go", "ours MB / franz-go MB", "ours moves", "franz-go moves", "sarama moves", "target"}) + b.String()
+}
 
 // target says whether ours meets the issue's targets in cell cl.
 func target(cl *cell, ours *row) string {
@@ -305,6 +366,8 @@ func short(r *row) string {
 		return "–"
 	case r.Status == statusCapped && r.Median == 0:
 		return "> cap"
+	case r.Status == statusCapped:
+		return dur(r.Median) + ", then > cap"
 	case r.Status == statusSkipped:
 		return "not run (> cap on a smaller shape)"
 	case r.Status == statusNA:
