@@ -40,6 +40,7 @@ type result struct {
 	Nanos      int64            `json:"nanos"`       // the timed Lead
 	AllocBytes uint64           `json:"alloc_bytes"` // TotalAlloc delta over the timed Lead
 	Allocs     uint64           `json:"allocs"`
+	GCs        uint32           `json:"gcs"` // garbage collection cycles that ended during the timed Lead
 	Quality    *measure.Quality `json:"quality,omitempty"`
 	// Settled judges the follow-up round of a cooperative plan that
 	// withheld partitions: every member rejoins owning what it was given.
@@ -252,7 +253,7 @@ func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topi
 			return nil, result{}, err
 		}
 		spent += elapsed
-		runs = append(runs, result{Nanos: elapsed.Nanoseconds(), AllocBytes: after.TotalAlloc - before.TotalAlloc, Allocs: after.Mallocs - before.Mallocs})
+		runs = append(runs, result{Nanos: elapsed.Nanoseconds(), AllocBytes: after.TotalAlloc - before.TotalAlloc, Allocs: after.Mallocs - before.Mallocs, GCs: after.NumGC - before.NumGC})
 	}
 	slices.SortFunc(runs, func(a, b result) int { return cmp.Compare(a.Nanos, b.Nanos) })
 	return r, runs[len(runs)/2], nil

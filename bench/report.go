@@ -14,26 +14,26 @@ import (
 )
 
 // tableHeader are the columns of the results table.
-var tableHeader = []string{"shape", "scenario", "contender", "median", "min", "×franz-coop", "×floor", "MB/op", "valid", "balance", "moves (min)", "withheld", "settled", "rack-local"}
+var tableHeader = []string{"shape", "scenario", "contender", "median", "min", "×franz-coop", "×floor", "MB/op", "GCs", "valid", "balance", "moves (min)", "withheld", "settled", "rack-local"}
 
 // cells renders one row's columns.
 func (r *row) cells(cl *cell) []string {
 	out := []string{cl.Shape.String(), string(cl.Scenario), r.C.Name}
 	switch r.Status {
 	case statusNA:
-		return append(out, "n/a: "+r.Note, "", "", "", "", "", "", "", "", "", "")
+		return append(out, "n/a: "+r.Note, "", "", "", "", "", "", "", "", "", "", "")
 	case statusSkipped, statusError:
 		note := r.Note
 		if r.Status == statusError {
 			note = "ERROR: " + note
 		}
-		return append(out, note, "", "", "", "", "", "", "", "", "", "")
+		return append(out, note, "", "", "", "", "", "", "", "", "", "", "")
 	case statusCapped:
 		if len(r.Times) == 0 {
-			return append(out, r.Note, "", atLeast(r.capRatio(cl, refKey)), atLeast(r.capRatio(cl, floorKey)), "", "", "", "", "", "", "")
+			return append(out, r.Note, "", atLeast(r.capRatio(cl, refKey)), atLeast(r.capRatio(cl, floorKey)), "", "", "", "", "", "", "", "")
 		}
 	}
-	out = append(out, dur(r.Median), dur(r.Min), ratio(r.XRef), ratio(r.XFloor), fmt.Sprintf("%.1f", float64(r.AllocMed)/1e6))
+	out = append(out, dur(r.Median), dur(r.Min), ratio(r.XRef), ratio(r.XFloor), fmt.Sprintf("%.1f", float64(r.AllocMed)/1e6), fmt.Sprint(r.GCMed))
 	q := r.Q
 	if q == nil {
 		return append(out, "", "", "", "", "", "")

@@ -28,11 +28,13 @@ type row struct {
 	Cap    time.Duration // the cap it hit
 	Times  []time.Duration
 	Allocs []uint64 // bytes allocated per repetition
+	GCs    []uint32 // GC cycles during the reported Lead, per repetition
 	Q      *measure.Quality
 	Settle *measure.Quality
 	// Filled by finish:
 	Median, Min time.Duration
 	AllocMed    uint64
+	GCMed       uint32
 	XRef        float64 // median / franz-go cooperative-sticky median, 0 if unknown
 	XFloor      float64 // median / floor median, 0 if unknown
 	BestSumSq   int64   // least SumSq over the cell's valid plans
@@ -131,6 +133,7 @@ func run(cfg config, spawn spawner, barOut io.Writer) *results {
 					default:
 						r.Times = append(r.Times, time.Duration(out.Nanos))
 						r.Allocs = append(r.Allocs, out.AllocBytes)
+						r.GCs = append(r.GCs, out.GCs)
 						if r.Q == nil {
 							r.Q, r.Settle = out.Quality, out.Settled
 						}
@@ -231,6 +234,11 @@ func finish(cl *cell) {
 			as := slices.Clone(r.Allocs)
 			slices.Sort(as)
 			r.AllocMed = as[len(as)/2]
+			if len(r.GCs) > 0 { // results.json files from before the count have none
+				gs := slices.Clone(r.GCs)
+				slices.Sort(gs)
+				r.GCMed = gs[len(gs)/2]
+			}
 		}
 		if r.Q != nil && r.Q.Valid && r.Q.Withheld == 0 && !r.C.Floor && (best < 0 || r.Q.SumSq < best) {
 			best = r.Q.SumSq
