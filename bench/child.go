@@ -219,7 +219,7 @@ func runCell(j job, w *watchdog) (result, error) {
 // reports the median one (its time and allocations). A contender slower
 // than timedBudget is timed once.
 const (
-	maxTimedLeads = 5
+	maxTimedLeads = 15
 	timedBudget   = 300 * time.Millisecond
 )
 
