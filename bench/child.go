@@ -214,13 +214,18 @@ func runCell(j job, w *watchdog) (result, error) {
 }
 
 // Timed leads per child: a leader is a long-running process, so after one
-// warm-up Lead each child times up to maxTimedLeads Leads, each on a fresh
+// warm-up Lead each child times up to timedLeads Leads, each on a fresh
 // runner prepared untimed and after a GC, until timedBudget is spent, and
-// reports the median one (its time and allocations). A contender slower
-// than timedBudget is timed once.
+// reports the median one (its time, allocations and GC cycles). A
+// contender slower than timedBudget is timed once. A cell whose Leads are
+// quick (all of them within quickBudget) gets up to quickLeads: its times
+// are a fraction of a millisecond, where five samples varied by a fifth
+// from run to run.
 const (
-	maxTimedLeads = 15
-	timedBudget   = 300 * time.Millisecond
+	timedLeads  = 5
+	timedBudget = 300 * time.Millisecond
+	quickLeads  = 15
+	quickBudget = 30 * time.Millisecond
 )
 
 // timeLeads runs the timed Leads of one cell and returns the runner of the
@@ -230,7 +235,11 @@ func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topi
 	var r contender.Runner
 	var runs []result
 	var spent time.Duration
-	for len(runs) < maxTimedLeads && (len(runs) == 0 || spent < timedBudget) {
+	more := func() bool {
+		n := len(runs)
+		return n == 0 || n < timedLeads && spent < timedBudget || n < quickLeads && spent < quickBudget
+	}
+	for more() {
 		r = c.New()
 		if err := r.Prepare(topics, joins, generation); err != nil {
 			return nil, result{}, err

@@ -27,11 +27,11 @@
 // binary re-executed with the hidden -child flag, the job as JSON on stdin,
 // the result as JSON on stdout). A leader is a long-running process, so the
 // child first runs one warm-up Lead (or the history round), then times up to
-// 15 Leads, each on a fresh runner prepared untimed and after a GC, until
-// 300 ms are spent (a slower contender is timed once), and reports the
-// median one with its allocated bytes and GC cycles from runtime.MemStats
-// (15 rather than fewer because sub-millisecond cells varied by a fifth from
-// run to run with 5). It judges the plan (package internal/measure): validity
+// five Leads, each on a fresh runner prepared untimed and after a GC, until
+// 300 ms are spent (a slower contender is timed once; a quick one, all of
+// whose Leads fit in 30 ms, up to 15 times), and reports the median one with
+// its allocated bytes and GC cycles from runtime.MemStats. It judges the
+// plan (package internal/measure): validity
 // by assignor.CheckPlan, balance, moves, withheld partitions and, for a
 // cooperative plan that withholds, the follow-up round. A run over the cap
 // (5s, 20s with -full, twice that for a script) ends its child; the row

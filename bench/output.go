@@ -189,7 +189,7 @@ func markdown(res *results, plots []string) string {
 const definitions = `
 ## Columns
 
-- **median, min**: over the repetitions (each a child process) of the child's median timed Lead: after one warm-up Lead (or the history round in join and leave), each child times up to 15 Leads on fresh runners, until 300 ms are spent, as a long-running leader would run them.
+- **median, min**: over the repetitions (each a child process) of the child's median timed Lead: after one warm-up Lead (or the history round in join and leave), each child times up to 5 Leads on fresh runners, until 300 ms are spent (up to 15 while they all fit in 30 ms), as a long-running leader would run them.
 - **×franz-coop, ×floor**: median ÷ the median of franz-go's cooperative-sticky, or of the floor, in the same shape and scenario; "> cap" rows show the cap ÷ that median.
 - **floor**: the work no leader can avoid, with our codec: decode every member's subscription, then encode an assignment decided beforehand (one member per partition, untimed), which means grouping it by member and topic into the lists the encoder takes and writing each member's bytes. Like every other contender, it holds only the members' raw metadata and the topics between Leads, so its Lead meets the garbage collector in the same state.
 - **MB/op**: bytes allocated during the timed Lead (runtime.MemStats.TotalAlloc), median.
