@@ -310,11 +310,11 @@ func (pr *problem) newClass(hub, owner int32) int32 {
 }
 
 // rackInterner numbers the distinct rack sets (member racks among a
-// partition's replica racks). Consecutive partitions with equal replica rack
-// lists are recognised without hashing. With few member racks (the common
-// case: a handful of availability zones), rack names are found by a linear
-// scan and a rack set's number by a table indexed by its mask; otherwise by
-// maps.
+// partition's replica racks), in first-seen order. With few member racks
+// (the common case: a handful of availability zones), a replica rack is
+// found by its name's last byte and a rack set's number by a table indexed
+// by its mask; otherwise by maps, where consecutive partitions with equal
+// replica rack lists are recognised without hashing.
 type rackInterner struct {
 	pr      *problem
 	masks   []uint64
@@ -376,8 +376,8 @@ func (rk *rackInterner) id(racks []string) int32 {
 
 // smallID numbers racks' set through the mask table. A name is looked up
 // by its last byte, which tells apart the usual rack and zone names
-// ("us-east-1a", "us-east-1b") without a search or a branch that depends
-// on the data; member racks that share a last byte are searched.
+// ("us-east-1a", "us-east-1b") with one string comparison; member racks
+// that share a last byte are searched.
 func (rk *rackInterner) smallID(racks []string) int32 {
 	var mask uint64
 	for _, name := range racks {
