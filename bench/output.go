@@ -230,10 +230,7 @@ func stickyHeadline(res *results) string {
 		coreText, _ := div(core, franz)
 		mb, verdict := "–", "–"
 		if x > 0 {
-			limit := 0.5
-			if cl.Shape.Total() < 10_000 {
-				limit = 1
-			}
+			limit := peerLimit(cl)
 			var missed []string
 			if x > limit {
 				missed = append(missed, fmt.Sprintf("÷franz-go %.2f > %.1f", x, limit))
@@ -258,16 +255,22 @@ func stickyHeadline(res *results) string {
 	return mdHeader([]string{"shape", "scenario", "ours", "ours core", "franz-go", "sarama", "ours ÷ franz-go", "core ÷ franz-go", "ours MB / franz-go MB", "ours moves", "franz-go moves", "sarama moves", "target"}) + b.String()
 }
 
+// peerLimit is the most ours may take as a multiple of franz-go's median in
+// cell cl (issues 4 and 7): half from 10k partitions up, never slower below.
+func peerLimit(cl *cell) float64 {
+	if cl.Shape.Total() < 10_000 {
+		return 1
+	}
+	return 0.5
+}
+
 // target says whether ours meets the issue's targets in cell cl.
 func target(cl *cell, ours *row) string {
 	if ours.Median == 0 {
 		return "–"
 	}
 	var missed []string
-	limit := 0.5
-	if cl.Shape.Total() < 10_000 {
-		limit = 1
-	}
+	limit := peerLimit(cl)
 	if ours.XRef > limit {
 		missed = append(missed, fmt.Sprintf("÷franz-go %.2f > %.1f", ours.XRef, limit))
 	}
