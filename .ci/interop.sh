@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# interop.sh: the real-Kafka interop suite (interop/e2e), as CI runs it.
+# interop.sh: the real-Kafka interop suite (bench/interop/e2e), as CI runs it.
 #
 # Installs what it needs (Java 17+ and Maven from Debian if absent; Apache Kafka 4.4.0 and the
 # Java client from Maven Central into ~/.m2, once per machine), builds the Java consumer, runs the
@@ -22,8 +22,8 @@ if [ "${java_major%%.*}" -lt 17 ]; then
 fi
 
 start=$SECONDS
-interop/kafka.sh fetch
-interop/kafka.sh build
+bench/interop/kafka.sh fetch
+bench/interop/kafka.sh build
 echo "interop: Kafka jars and Java consumer ready in $((SECONDS - start))s"
 
 log=$(mktemp)
@@ -31,7 +31,7 @@ report=$(mktemp)
 trap 'rm -f "$log" "$report"' EXIT
 rc=0
 ASSIGNOR_INTEROP=1 INTEROP_REPORT="$report" timeout --kill-after=10 "${INTEROP_TIMEOUT:-240}" \
-	go test -count=1 -v -timeout "$((${INTEROP_TIMEOUT:-240} - 5))s" ./interop/e2e/ 2>&1 | tee "$log" || rc=$?
+	go test -count=1 -v -timeout "$((${INTEROP_TIMEOUT:-240} - 5))s" ./bench/interop/e2e/ 2>&1 | tee "$log" || rc=$?
 
 echo "== interop summary"
 cat "$report" 2>/dev/null || true

@@ -49,7 +49,7 @@
 //
 // # Other modes
 //
-//   - -group also runs the real-group scripts of package internal/e2e
+//   - -group also runs the real-group scripts of package bench/internal/e2e
 //     (rolling restart; scale out and in) with sarama members running ours,
 //     sarama's cooperative-sticky and eager sticky, and franz-go members
 //     running its cooperative-sticky, on an in-process kfake broker.

@@ -7,11 +7,11 @@ import (
 	ibm "github.com/IBM/sarama"
 
 	"github.com/kgroup/assignor/bench/internal/contender"
-	"github.com/kgroup/assignor/internal/e2e"
+	"github.com/kgroup/assignor/bench/internal/e2e"
 )
 
 // groupScripts are the real-group scripts -group runs, from the sarama
-// adapter's end-to-end harness (package internal/e2e): members of one kind
+// adapter's end-to-end harness (package bench/internal/e2e): members of one kind
 // on franz-go's in-process kfake broker, records produced throughout.
 var groupScripts = []string{"rolling-restart", "scale-out-in"}
 

@@ -165,7 +165,7 @@ func markdown(res *results, plots []string) string {
 	}
 	if len(res.Groups) > 0 {
 		b.WriteString("\n## Real groups on an in-process broker (-group)\n\n")
-		b.WriteString("The sarama adapter's end-to-end scripts (package internal/e2e): real sarama v1.61.1 or franz-go members on franz-go's kfake (three brokers on 127.0.0.1), records produced throughout. rolling-restart: 4 members over 2 topics of 12 partitions, each restarted in turn; scale-out-in: 1 member, one at a time up to 6, then back to 1. moved: partitions given to another member than the last plan's; unowned partition-s: partition-seconds with no member holding the partition; pause: each member's longest time without a record. Wall-clock figures depend on kfake's timers and the members' session settings.\n\n")
+		b.WriteString("The sarama adapter's end-to-end scripts (package bench/internal/e2e): real sarama v1.61.1 or franz-go members on franz-go's kfake (three brokers on 127.0.0.1), records produced throughout. rolling-restart: 4 members over 2 topics of 12 partitions, each restarted in turn; scale-out-in: 1 member, one at a time up to 6, then back to 1. moved: partitions given to another member than the last plan's; unowned partition-s: partition-seconds with no member holding the partition; pause: each member's longest time without a record. Wall-clock figures depend on kfake's timers and the members' session settings.\n\n")
 		b.WriteString(mdHeader(slicesClone(groupHeader)))
 		for _, gr := range res.Groups {
 			b.WriteString(mdRow(gr.cells()))

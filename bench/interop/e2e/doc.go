@@ -10,8 +10,8 @@
 //
 // # Walk-through
 //
-// TestMain runs interop/kafka.sh fetch and build (Maven resolves the broker's classpath into
-// ~/.m2 once; the Java program in interop/javaconsumer is built once), then kafka.sh run, which
+// TestMain runs bench/interop/kafka.sh fetch and build (Maven resolves the broker's classpath into
+// ~/.m2 once; the Java program in bench/interop/javaconsumer is built once), then kafka.sh run, which
 // formats a temporary directory and execs the broker, and waits until the broker logs "Kafka
 // Server started" and answers a DescribeCluster. The start time it prints covers the storage
 // format too. The broker is stopped (SIGTERM, then SIGKILL) and its directory removed after the

@@ -1,9 +1,4 @@
-package sarama
-
-// Cross-tests of the wire codec against the bytes sarama and franz-go's kmsg
-// produce and accept (the foundation issue asks for them here, where peers
-// may be imported): each side's encoding decodes on the other side to the
-// same values.
+package crosscodec
 
 import (
 	"cmp"
@@ -18,6 +13,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroup/assignor"
+	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -200,7 +197,10 @@ func TestSubscriptionCrossCodec(t *testing.T) {
 // through sarama's decoder; the member the assignor sees must be the one our
 // codec reads from the same bytes.
 func TestSubscriptionThroughSarama(t *testing.T) {
-	s := mustNew(t, &fixed{name: "x"}, Config{})
+	s, err := saramaadapter.New(roundrobin.New(), saramaadapter.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range subscriptionCases() {
 		km := toKmsg(tc.sub)
 		b := km.AppendTo(nil)
@@ -445,8 +445,8 @@ func TestCooperativeUserDataReadBySarama(t *testing.T) {
 	for i := range 20 {
 		tc := []struct{ g0, g1 int32 }{{5, 3}, {3, 5}}[i%2]
 		members := map[string]ibm.ConsumerGroupMemberMetadata{
-			"m0": {Version: 1, Topics: []string{"t"}, UserData: wire.CooperativeUserData(tc.g0), OwnedPartitions: owned("t", []int32{0})},
-			"m1": {Version: 1, Topics: []string{"t"}, UserData: wire.CooperativeUserData(tc.g1), OwnedPartitions: owned("t", []int32{0})},
+			"m0": {Version: 1, Topics: []string{"t"}, UserData: wire.CooperativeUserData(tc.g0), OwnedPartitions: []*ibm.OwnedPartition{{Topic: "t", Partitions: []int32{0}}}},
+			"m1": {Version: 1, Topics: []string{"t"}, UserData: wire.CooperativeUserData(tc.g1), OwnedPartitions: []*ibm.OwnedPartition{{Topic: "t", Partitions: []int32{0}}}},
 		}
 		plan, err := ibm.NewBalanceStrategyCooperativeSticky().Plan(members, map[string][]int32{"t": {0, 1}})
 		if err != nil {

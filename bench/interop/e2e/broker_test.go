@@ -18,7 +18,7 @@ import (
 )
 
 // broker is one Apache Kafka process (KRaft, broker and controller in one node) started by
-// interop/kafka.sh run, which formats a fresh temporary directory and execs the JVM, so cmd's
+// bench/interop/kafka.sh run, which formats a fresh temporary directory and execs the JVM, so cmd's
 // process is the broker itself.
 type broker struct {
 	addr      string
@@ -28,7 +28,7 @@ type broker struct {
 	startTook time.Duration
 }
 
-// scriptPath returns interop/kafka.sh, found relative to this package's directory (go test runs
+// scriptPath returns bench/interop/kafka.sh, found relative to this package's directory (go test runs
 // in it).
 func scriptPath() (string, error) {
 	p, err := filepath.Abs(filepath.Join("..", "kafka.sh"))

@@ -10,7 +10,7 @@ import (
 
 	"github.com/IBM/sarama"
 
-	harness "github.com/kgroup/assignor/internal/e2e"
+	harness "github.com/kgroup/assignor/bench/internal/e2e"
 )
 
 // recordingStrategy wraps the strategy of one sarama member and tells the ledger which

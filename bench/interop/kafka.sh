@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # kafka.sh: an Apache Kafka broker (single node, KRaft, 127.0.0.1) from Maven Central.
 #
-#   interop/kafka.sh fetch               resolve the broker and its dependencies into the local
+#   bench/interop/kafka.sh fetch               resolve the broker and its dependencies into the local
 #                                        Maven repository (~/.m2) and write its classpath
-#   interop/kafka.sh build               build the Java consumer (interop/javaconsumer)
-#   interop/kafka.sh run DIR PORT CTRL   format DIR and run the broker in the foreground (exec)
-#   interop/kafka.sh start DIR [PORT CTRL]
+#   bench/interop/kafka.sh build               build the Java consumer (bench/interop/javaconsumer)
+#   bench/interop/kafka.sh run DIR PORT CTRL   format DIR and run the broker in the foreground (exec)
+#   bench/interop/kafka.sh start DIR [PORT CTRL]
 #                                        the same in the background; waits until it serves,
 #                                        writes DIR/broker.pid, prints the bootstrap address
-#   interop/kafka.sh stop DIR            stop the broker started in DIR and remove DIR
+#   bench/interop/kafka.sh stop DIR            stop the broker started in DIR and remove DIR
 #
-# The Go suite (interop/e2e) calls `run` itself and owns the process; `start`/`stop` are for
-# people. Versions: KAFKA_VERSION in interop/broker/pom.xml (4.4.0). The JVM heap is -Xmx512m
+# The Go suite (bench/interop/e2e) calls `run` itself and owns the process; `start`/`stop` are for
+# people. Versions: KAFKA_VERSION in bench/interop/broker/pom.xml (4.4.0). The JVM heap is -Xmx512m
 # unless KAFKA_HEAP_OPTS says otherwise. Everything is downloaded once: later runs resolve
 # offline from ~/.m2.
 set -euo pipefail

@@ -13,7 +13,7 @@ import (
 
 	"github.com/IBM/sarama"
 
-	harness "github.com/kgroup/assignor/internal/e2e"
+	harness "github.com/kgroup/assignor/bench/internal/e2e"
 )
 
 // scenario runs one consumer group (Java, sarama and franz-go members, see start) on the shared

@@ -13,7 +13,7 @@ import (
 // member that dies without leaving the group. It serves sarama
 // (Net.Proxy.Dialer takes [CrashDialer.Dial]) and franz-go (kgo.Dialer takes
 // [CrashDialer.DialContext]); the kfake harness and the real-broker suite in
-// interop/e2e both use it. Safe for concurrent use.
+// bench/interop/e2e both use it. Safe for concurrent use.
 type CrashDialer struct {
 	timeout time.Duration
 	mu      sync.Mutex

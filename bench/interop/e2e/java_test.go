@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// javaHost is one JVM of interop/javaconsumer hosting any number of Java consumers, driven over
+// javaHost is one JVM of bench/interop/javaconsumer hosting any number of Java consumers, driven over
 // its standard input (one JSON command a line) and reporting over its standard output (one JSON
 // event a line) into a ledger.
 type javaHost struct {
@@ -73,7 +73,7 @@ func startJavaHost(ctx context.Context, l *ledger, dir string) (*javaHost, error
 	}
 	cp, err := os.ReadFile(filepath.Join(root, "classpath.txt"))
 	if err != nil {
-		return nil, fmt.Errorf("java consumer classpath (run interop/kafka.sh build): %w", err)
+		return nil, fmt.Errorf("java consumer classpath (run bench/interop/kafka.sh build): %w", err)
 	}
 	classpath := filepath.Join(root, "interop-consumer.jar") + string(os.PathListSeparator) + strings.TrimSpace(string(cp))
 	h := &javaHost{

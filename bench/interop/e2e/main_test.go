@@ -40,7 +40,7 @@ func run(m *testing.M) int {
 		}
 	}
 	ctx := context.Background()
-	// Cheap when interop/kafka.sh fetch and build already ran: both check what is there first.
+	// Cheap when bench/interop/kafka.sh fetch and build already ran: both check what is there first.
 	for _, step := range []string{"fetch", "build"} {
 		if _, err := runScript(ctx, step); err != nil {
 			fmt.Fprintln(os.Stderr, "interop:", err)

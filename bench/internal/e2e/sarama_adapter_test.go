@@ -1,4 +1,4 @@
-package sarama_test
+package e2e_test
 
 import (
 	"context"
@@ -16,8 +16,8 @@ import (
 	"go.uber.org/goleak"
 
 	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/bench/internal/e2e"
 	"github.com/kgroup/assignor/cooperative"
-	"github.com/kgroup/assignor/internal/e2e"
 	"github.com/kgroup/assignor/sticky"
 )
 
