@@ -210,13 +210,13 @@ func TestGroupTopics(t *testing.T) {
 			want: []assignor.Topic{{Name: "empty"}, {Name: "t", Partitions: []int32{0, 1, 2}}, {Name: "u", Partitions: []int32{0}}},
 		},
 		{
-			name: "a member rack: each partition's replica racks from kgo's cache, deduplicated; unknown partitions and topics have none",
+			name:       "a member rack: each partition's replica racks from kgo's cache, deduplicated; unknown partitions and topics have none",
 			memberRack: "r1",
 			want: []assignor.Topic{{Name: "empty"}, {Name: "t", Partitions: []int32{0, 1, 2}, ReplicaRacks: [][]string{{"r1", "r2"}, {"r1"}, nil}},
 				{Name: "u", Partitions: []int32{0}}},
 		},
 		{
-			name: "Config.ReplicaRacks overrides kgo's",
+			name:       "Config.ReplicaRacks overrides kgo's",
 			memberRack: "r1", cfg: Config{ReplicaRacks: func(topic string, p int32) []string {
 				if topic == "u" {
 					return []string{"cfg"}
