@@ -6,6 +6,7 @@ require (
 	github.com/kgroup/assignor v0.0.0-00010101000000-000000000000
 	github.com/twmb/franz-go v1.22.3
 	github.com/twmb/franz-go/pkg/kmsg v1.15.1
+	pgregory.net/rapid v1.3.0
 )
 
 require (
