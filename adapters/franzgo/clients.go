@@ -14,6 +14,10 @@ import (
 // kgo.WithHooks). A client whose kgo.Balancers do not include this balancer
 // is logged and ignored. A second client while the first is open is logged
 // once; see [Balancer] for what sharing costs.
+//
+// kgo calls it inside NewClient, before the client's consumer is set up;
+// the balancer reads the client's group generation only later, from the
+// member-side calls that client's own goroutines make.
 func (b *Balancer) OnNewClient(cl *kgo.Client) {
 	if cl == nil {
 		return

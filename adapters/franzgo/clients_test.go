@@ -119,3 +119,29 @@ func TestObserverWithoutClient(t *testing.T) {
 		t.Fatalf("observed %q", h.observed)
 	}
 }
+
+// Every method is safe for concurrent use (run with -race): kgo calls the
+// member side from its group goroutine while Close runs the hook from
+// another, and a shared balancer is called from several clients. (kgo
+// hands the hook its client before the client is initialised, and calls
+// the member side only from the client's own goroutines, started later; so
+// the client is built before the calls here start.)
+func TestConcurrentUse(t *testing.T) {
+	h := &hooked{recorder: recorder{name: "h", protocols: coopProtocols}}
+	b, _ := New(h, Config{Logf: func(string, ...any) {}})
+	cl := newClient(t, kgo.Balancers(b), kgo.WithHooks(b))
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			for gen := range int32(20) {
+				meta := b.JoinGroupMetadata([]string{"t"}, map[string][]int32{"t": {int32(i)}}, gen)
+				sas := balanceInto(t, b, gen+1, counts("t", 4), []kmsg.JoinGroupResponseMember{member(fmt.Sprint("m", i), meta), member("", meta)})
+				if _, err := b.ParseSyncAssignment(sas[0].MemberAssignment); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Go(cl.Close)
+	wg.Wait()
+}

@@ -1,7 +1,6 @@
 package franzgo
 
 import (
-	"cmp"
 	"maps"
 	"slices"
 
@@ -69,9 +68,4 @@ func isCanonical(tps []assignor.TopicPartitions) bool {
 func sortedSet(ps []int32) []int32 {
 	slices.Sort(ps)
 	return slices.Compact(ps)
-}
-
-// compareTopicPartition orders (topic, partition) pairs.
-func compareTopicPartition(t1 string, p1 int32, t2 string, p2 int32) int {
-	return cmp.Or(cmp.Compare(t1, t2), cmp.Compare(p1, p2))
 }
