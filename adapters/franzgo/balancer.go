@@ -64,11 +64,13 @@ type Config struct {
 // from the bound client (kgo.Client.GroupMetadata), and an assignor with
 // member-side state serves one member. The leader side keeps no state
 // between rebalances. A Balancer hooked into a second client while the
-// first is open logs it once and, for as long as more than one client is
+// first is open logs it and, for as long as more than one client is
 // open, tells the observer [assignor.NoGeneration] rather than another
 // client's generation: kgo cannot fail NewClient from a hook, and the
 // balancer cannot tell which client a call comes from, so it degrades
-// rather than guesses. All methods are safe for concurrent use.
+// rather than guesses. All methods are safe for concurrent use. Build
+// Balancers with [New] or [CooperativeSticky]; the zero value has no
+// assignor.
 type Balancer struct {
 	a           assignor.Assignor
 	cfg         Config

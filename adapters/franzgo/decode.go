@@ -16,7 +16,9 @@ import (
 // which kgo then finds partition counts (from its own metadata, or a
 // metadata request for topics it does not consume). kgo calls it on the
 // leader only, with the members sorted by instance ID, then member ID. It
-// never fails: one member's bytes never cost the group its rebalance.
+// never fails: one member's bytes never cost the group its rebalance. The
+// balancer it returns also implements kgo.GroupMemberBalancerOrError (kgo
+// calls BalanceOrError) and kgo.GroupMemberBalancerInfo.
 //
 // Each member is read with this module's codec ([wire.DecodeSubscription]):
 // any version, a v1 cut short without owned partitions, a version above 3
