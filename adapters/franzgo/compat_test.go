@@ -11,6 +11,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"pgregory.net/rapid"
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/sticky"
@@ -194,4 +195,43 @@ func TestJavaAndSaramaMembersReadByUs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Any member state and any plan: what we write, kmsg reads to the same
+// values and writes back byte for byte.
+func TestKmsgRoundTripProperty(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		topics := rapid.SliceOfNDistinct(rapid.StringMatching(`[a-z.\-_]{1,8}`), 0, 4, rapid.ID[string]).Draw(rt, "topics")
+		current := make(map[string][]int32)
+		for _, topic := range topics {
+			if ps := rapid.SliceOfNDistinct(rapid.Int32Range(0, 1<<20), 0, 5, rapid.ID[int32]).Draw(rt, topic); len(ps) > 0 {
+				current[topic] = ps
+			}
+		}
+		gen := rapid.Int32Range(-1, 1<<30).Draw(rt, "generation")
+		b := CooperativeSticky()
+		meta := b.JoinGroupMetadata(topics, current, gen)
+		var km kmsg.ConsumerMemberMetadata
+		if err := km.ReadFrom(meta); err != nil || !bytes.Equal(km.AppendTo(nil), meta) {
+			rt.Fatalf("kmsg round trip of our metadata: %v", err)
+		}
+		if km.Generation != gen || !reflect.DeepEqual(fromKmsgOwned(km.OwnedPartitions), fromMap(current)) {
+			rt.Fatalf("kmsg read generation %d, owned %v", km.Generation, km.OwnedPartitions)
+		}
+
+		userData := rapid.SliceOfN(rapid.Byte(), 0, 8).Draw(rt, "assignment user data")
+		plan := assignor.Plan{Members: []assignor.MemberPlan{{Member: "m", Assigned: fromMap(current), UserData: userData}}}
+		sa := b.syncAssignments(plan, []string{"m"})[0].MemberAssignment
+		var ka kmsg.ConsumerMemberAssignment
+		if err := ka.ReadFrom(sa); err != nil || !bytes.Equal(ka.AppendTo(nil), sa) {
+			rt.Fatalf("kmsg round trip of our assignment: %v", err)
+		}
+		if !bytes.Equal(ka.UserData, userData) {
+			rt.Fatalf("kmsg read user data % x, want % x", ka.UserData, userData)
+		}
+		got, _ := b.ParseSyncAssignment(ka.AppendTo(nil))
+		if want, _ := kgo.ParseConsumerSyncAssignment(sa); !reflect.DeepEqual(got, want) {
+			rt.Fatalf("we read %v, kgo reads %v", got, want)
+		}
+	})
 }
