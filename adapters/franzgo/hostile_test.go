@@ -1,6 +1,7 @@
 package franzgo
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -36,6 +37,12 @@ func honest() []kmsg.JoinGroupResponseMember {
 func checkOneBadMember(t *testing.T, meta []byte) {
 	t.Helper()
 	members := append(honest(), member("x", meta))
+	sent := slices.Clone(meta)
+	defer func() {
+		if !bytes.Equal(members[3].ProtocolMetadata, sent) {
+			t.Errorf("the balancer rewrote the member's bytes in place (kgo's NewConsumerBalancer does)")
+		}
+	}()
 	var l logs
 	b, _ := New(CooperativeSticky().Assignor(), Config{Logf: l.logf})
 	mb, _, err := b.MemberBalancer(members)
