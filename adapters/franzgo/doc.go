@@ -46,9 +46,9 @@
 //     member ID, and functions for its cached topic and broker metadata
 //     (kgo.BalanceInfo). kgo requests no metadata for these: a topic it has
 //     not loaded is missing, and what it has may be up to
-//     kgo.MetadataMaxAge old. kgo's own rack-aware balancing
-//     (kgo.BalanceRacks) refreshes metadata first, but only for its own
-//     balancers;
+//     kgo.MetadataMaxAge old. (For rack-aware balancing kgo loads the
+//     topics missing from its cache first, but only for its own
+//     *kgo.ConsumerBalancer);
 //  4. calls BalanceOrError and sends one assignment per member in SyncGroup.
 //
 // # What a bad member costs
