@@ -1,0 +1,148 @@
+package franzgo
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/cooperative"
+	"github.com/kgroup/assignor/sticky"
+)
+
+// ErrNilAssignor is returned by [New] when it is given no assignor.
+var ErrNilAssignor = errors.New("franzgo: nil assignor")
+
+// ErrNoName is returned by [New] for an assignor whose Name is empty: kgo
+// advertises the name as the JoinGroup protocol name, which must not be
+// empty.
+var ErrNoName = errors.New("franzgo: assignor has an empty name")
+
+// Config configures a [Balancer]. Its zero value is the default: racks as
+// members and kgo report them, and log lines to the bound client's logger.
+type Config struct {
+	// MemberRack gives the rack of a member whose subscription carries none.
+	// It runs on the leader, once per member per rebalance, with the member
+	// ID and the static instance ID ("" for a dynamic member). Members that
+	// send a rack (subscription v3: kgo with kgo.Rack, Java with client.rack)
+	// keep theirs; sarama members never send one. Nil (the default) means
+	// members without a v3 rack have no rack. Java's property: client.rack,
+	// set on each member instead.
+	MemberRack func(memberID, instanceID string) string
+
+	// ReplicaRacks gives the racks of the replicas of one partition, in any
+	// order, or nil when unknown. It runs on the leader, once per partition
+	// of every topic being balanced, and only when some member has a rack.
+	// Nil (the default) reads them from what kgo gives balancers
+	// (kgo.BalanceInfo: each partition's replicas in the client's metadata
+	// cache, then each broker's rack), which is where a Java leader reads
+	// them too.
+	ReplicaRacks func(topic string, partition int32) []string
+
+	// Logf receives one line for each thing the balancer works around
+	// rather than fails on: a member's undecodable metadata, an impossible
+	// claim, a duplicate or empty member ID, a balancer shared by two
+	// clients. Nil (the default) logs to the logger of the client the
+	// balancer is bound to (kgo.WithLogger) at kgo.LogLevelWarn, and
+	// discards the line while no client is bound.
+	Logf func(format string, args ...any)
+}
+
+// Balancer is an [assignor.Assignor] as a kgo.GroupBalancer. It also
+// implements kgo.HookNewClient and kgo.HookClientClosed, to bind itself to
+// the client that uses it: pass the same value to kgo.Balancers and to
+// kgo.WithHooks.
+//
+//	b := franzgo.CooperativeSticky()
+//	cl, err := kgo.NewClient(..., kgo.ConsumerGroup("g"), kgo.Balancers(b), kgo.WithHooks(b))
+//
+// # One client per Balancer
+//
+// Build one Balancer per client. kgo's member-side calls carry no client
+// identity: the generation an [assignor.AssignmentObserver] is told comes
+// from the bound client (kgo.Client.GroupMetadata), and an assignor with
+// member-side state serves one member. The leader side keeps no state
+// between rebalances. A Balancer hooked into a second client while the
+// first is open logs it and, for as long as more than one client is
+// open, tells the observer [assignor.NoGeneration] rather than another
+// client's generation: kgo cannot fail NewClient from a hook, and the
+// balancer cannot tell which client a call comes from, so it degrades
+// rather than guesses. All methods are safe for concurrent use. Build
+// Balancers with [New] or [CooperativeSticky]; the zero value has no
+// assignor.
+type Balancer struct {
+	a           assignor.Assignor
+	cfg         Config
+	name        string
+	cooperative bool
+	sub         assignor.SubscriptionUserDataAssignor // nil if a has no such hook
+	obs         assignor.AssignmentObserver           // nil if a has no such hook
+
+	clients clients
+}
+
+// Compile-time proof of what a Balancer implements.
+var (
+	_ kgo.GroupBalancer    = (*Balancer)(nil)
+	_ kgo.HookNewClient    = (*Balancer)(nil)
+	_ kgo.HookClientClosed = (*Balancer)(nil)
+)
+
+// New returns a as a kgo.GroupBalancer. It fails only for a nil assignor
+// ([ErrNilAssignor]) or one with an empty name ([ErrNoName]). See
+// [Balancer] for why each client needs its own.
+//
+//	b, err := franzgo.New(cooperative.Wrap(roundrobin.New()), franzgo.Config{})
+func New(a assignor.Assignor, cfg Config) (*Balancer, error) {
+	if a == nil {
+		return nil, ErrNilAssignor
+	}
+	if a.Name() == "" {
+		return nil, fmt.Errorf("%w (%T)", ErrNoName, a)
+	}
+	return build(a, cfg), nil
+}
+
+// CooperativeSticky returns this module's cooperative-sticky assignor
+// (cooperative.Wrap(sticky.New()), protocol name "cooperative-sticky") as a
+// balancer for one client, with the default [Config]. It speaks the same
+// protocol as Java's, sarama's and kgo's own cooperative-sticky, so members
+// of all four can share a group. Use [New] for options.
+func CooperativeSticky() *Balancer {
+	return build(cooperative.Wrap(sticky.New()), Config{})
+}
+
+// build is New for an assignor known to be non-nil and named.
+func build(a assignor.Assignor, cfg Config) *Balancer {
+	b := &Balancer{a: a, cfg: cfg, name: a.Name(), cooperative: assignor.Supports(a, assignor.Cooperative)}
+	b.sub, _ = a.(assignor.SubscriptionUserDataAssignor)
+	b.obs, _ = a.(assignor.AssignmentObserver)
+	return b
+}
+
+// Assignor returns the assignor the balancer runs.
+func (b *Balancer) Assignor() assignor.Assignor { return b.a }
+
+// ProtocolName returns the assignor's name, the protocol name kgo
+// advertises in JoinGroup. kgo treats the names "range", "roundrobin",
+// "sticky" and "cooperative-sticky" as its own when a restarted static
+// leader is told to skip assignment (KIP-814): it balances anyway and
+// rejoins if the bytes differ from the broker's; see the package doc.
+func (b *Balancer) ProtocolName() string { return b.name }
+
+// IsCooperative reports whether the assignor declares the cooperative
+// protocol ([assignor.Supports]); kgo then runs KIP-429's member lifecycle
+// when the group chooses this balancer.
+func (b *Balancer) IsCooperative() bool { return b.cooperative }
+
+// logf writes one line to Config.Logf, or else to the bound client's logger.
+func (b *Balancer) logf(format string, args ...any) {
+	if b.cfg.Logf != nil {
+		b.cfg.Logf(format, args...)
+		return
+	}
+	if l := b.clients.logger(); l != nil {
+		l.Log(kgo.LogLevelWarn, fmt.Sprintf(format, args...))
+	}
+}
