@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/internal/rapidseed"
 	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/sticky"
@@ -264,16 +265,15 @@ func seq(n int) []int {
 func TestVerifyAgreesWithCheckPlan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := genGroup(t, false)
-		ix, err := assignor.NewIndex(g)
+		index, err := assignor.NewIndex(g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		innerPlan, err := hashAssignor{}.Assign(g)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ix := dense.Of(index)
 		r := newRebalance(ix, Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")})
-		r.readInner(innerPlan)
+		if err := r.readAnswer(hashAssignor{}, g); err != nil {
+			t.Fatal(err)
+		}
 		r.decide()
 		for p := range r.final {
 			if rapid.IntRange(0, 3).Draw(t, "corrupt") == 0 {
@@ -288,8 +288,9 @@ func TestVerifyAgreesWithCheckPlan(t *testing.T) {
 		for m := range r.reuse {
 			r.reuse[m] = false // build every list from the corrupted r.final
 		}
-		r.recount()
-		got := errLines(r.verify())
+		r.held = ix.CountSizes(r.final)
+		r.verify()
+		got := errLines(dense.Errors(ix, r.violations))
 		want := errLines(assignor.CheckPlan(g, r.plan(), assignor.Cooperative))
 		if !slices.Equal(got, want) {
 			t.Fatalf("verify:\n%s\nCheckPlan:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -402,19 +403,3 @@ func drawAssignment(t *rapid.T, g assignor.Group) assignor.Plan {
 	return plan
 }
 
-// recount redoes the counts decide takes of r.final (r.held, r.heldRuns),
-// after a test changed r.final.
-func (r *rebalance) recount() {
-	r.count()
-	for t := range r.ix.Topics {
-		for p := r.ix.TopicStart[t]; p < r.ix.TopicStart[t+1]; p++ {
-			if m := r.final[p]; m >= 0 {
-				r.held[m]++
-				if r.lastTopic[m] != int32(t)+1 {
-					r.lastTopic[m] = int32(t) + 1
-					r.heldRuns[m]++
-				}
-			}
-		}
-	}
-}

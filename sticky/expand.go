@@ -1,6 +1,10 @@
 package sticky
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/kgroup/assignor/internal/dense"
+)
 
 // expand turns class-level flows into concrete partitions in pr.assign.
 //
@@ -124,13 +128,10 @@ func (pr *problem) deal(f *flows, partial []int32, kept bool) {
 	count := pr.forPlan
 	var lastTopic []int32
 	if count {
-		M := pr.members
-		pr.idFrom = make([]int32, M+1)
-		pr.runFrom = make([]int32, M+1)
-		lastTopic = make([]int32, M)
-		for i := range lastTopic {
-			lastTopic[i] = -1
-		}
+		numMembers := pr.members
+		counts := make([]int32, 3*numMembers)
+		pr.sizes = dense.Sizes{Partitions: counts[:numMembers:numMembers], Runs: counts[numMembers : 2*numMembers : 2*numMembers]}
+		lastTopic = counts[2*numMembers:] // 1 + the topic of each member's last partition
 	}
 	for t := range ix.Topics {
 		s := pr.topicSet[t]
@@ -172,10 +173,10 @@ func (pr *problem) deal(f *flows, partial []int32, kept bool) {
 			}
 			pr.assign[p] = m
 			if count {
-				pr.idFrom[m+1]++
-				if lastTopic[m] != int32(t) {
-					lastTopic[m] = int32(t)
-					pr.runFrom[m+1]++
+				pr.sizes.Partitions[m]++
+				if lastTopic[m] != int32(t)+1 {
+					lastTopic[m] = int32(t) + 1
+					pr.sizes.Runs[m]++
 				}
 			}
 		}

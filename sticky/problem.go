@@ -3,7 +3,7 @@ package sticky
 import (
 	"slices"
 
-	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
 )
 
 // problem is the dense view the solver works on, built once per Assign from
@@ -23,7 +23,7 @@ import (
 // With identical subscriptions and no racks there is one hub and one class
 // per owner, however many partitions there are.
 type problem struct {
-	ix      *assignor.Index
+	ix      *dense.Index
 	members int
 
 	// Per topic: its subscriber set (-1: no subscribers or no partitions)
@@ -50,14 +50,12 @@ type problem struct {
 
 	assign []int32 // result: per flat partition, member or -1
 	// forPlan: the caller builds a plan from assign, so deal counts its
-	// sizes. Set by deal when forPlan, used by plan: per member m,
-	// idFrom[m+1] partitions and runFrom[m+1] topic runs (prefix sums taken
-	// by plan).
-	forPlan         bool
-	idFrom, runFrom []int32
+	// sizes, per member: partitions and topic runs.
+	forPlan bool
+	sizes   dense.Sizes
 }
 
-func newProblem(ix *assignor.Index, racks, forPlan bool) *problem {
+func newProblem(ix *dense.Index, racks, forPlan bool) *problem {
 	pr := &problem{ix: ix, members: len(ix.Members), forPlan: forPlan}
 	pr.indexSets()
 	pr.indexRacks(racks)

@@ -69,17 +69,14 @@ func drawGroup(t *rapid.T) assignor.Group {
 // minimises the sum of squares exactly when no member can pass a partition,
 // through a chain of subscribers, to a member with two or more fewer.
 func checkBalanced(t fataler, g assignor.Group, plan assignor.Plan) {
-	ix, err := assignor.NewIndex(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := denseIndex(t, g)
 	M := len(ix.Members)
 	load := make([]int, M)
 	holds := make([][]bool, M) // member -> topics it holds partitions of
 	for m, mp := range plan.Members {
 		holds[m] = make([]bool, len(ix.Topics))
 		for _, tp := range mp.Assigned {
-			tn, _ := ix.Topic(tp.Topic)
+			tn, _ := ix.TopicNumber(tp.Topic)
 			holds[m][tn] = true
 			load[m] += len(tp.Partitions)
 		}
@@ -176,14 +173,14 @@ func TestPropertyStable(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		ix, _ := assignor.NewIndex(g)
+		ix := denseIndex(rt, g)
 		next := withOwnership(g, p0, 10)
 		// Drop a random subset of what P did not leave with its valid owner.
 		for i := range next.Members {
 			m := &next.Members[i]
 			for j := range m.Owned {
 				tp := &m.Owned[j]
-				tn, _ := ix.Topic(tp.Topic)
+				tn, _ := ix.TopicNumber(tp.Topic)
 				tp.Partitions = slices.DeleteFunc(tp.Partitions, func(id int32) bool {
 					p, _ := ix.Flat(tn, id)
 					o := ix.Owner[p]
@@ -273,13 +270,13 @@ func TestStableScenarios(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ix, _ := assignor.NewIndex(g)
+			ix := denseIndex(t, g)
 			next := withOwnership(g, p0, 2)
 			for i := range next.Members {
 				m := &next.Members[i]
 				for j := range m.Owned {
 					tp := &m.Owned[j]
-					tn, _ := ix.Topic(tp.Topic)
+					tn, _ := ix.TopicNumber(tp.Topic)
 					tp.Partitions = slices.DeleteFunc(tp.Partitions, func(id int32) bool {
 						p, _ := ix.Flat(tn, id)
 						o := ix.Owner[p]
