@@ -402,4 +402,3 @@ func drawAssignment(t *rapid.T, g assignor.Group) assignor.Plan {
 	}
 	return plan
 }
-
