@@ -79,9 +79,7 @@ func NewIndex(g Group) (*Index, error) {
 		return nil, violationError(nil, *v)
 	}
 	for m, mem := range b.Members() {
-		for _, tp := range g.Members[mem.Input].Owned {
-			b.Claim(int32(m), tp.Topic, tp.Partitions)
-		}
+		dense.ClaimRuns(&b, int32(m), g.Members[mem.Input].Owned)
 	}
 	d := b.Finish()
 	ix := &Index{d: d, members: make([]*Member, len(d.Members))}
@@ -166,7 +164,7 @@ func (ix *Index) Owner(p int32) int32 { return ix.d.Owner[p] }
 // with topics and partitions sorted; it does not alias holder or the group.
 // O(P + M) in a fixed number of allocations.
 func (ix *Index) PlanFromHolders(holder []int32) Plan {
-	lists := dense.Lists(ix.d, holder, ix.d.CountSizes(holder), nil, newTopicPartitions)
+	lists := dense.Lists[TopicPartitions](ix.d, holder, ix.d.CountSizes(holder), nil)
 	return ix.plan(lists)
 }
 
@@ -188,7 +186,7 @@ func (ix *Index) Plan(assigned [][]int32) Plan {
 		slices.Sort(assigned[m])
 		flat = append(flat, assigned[m]...)
 	}
-	return ix.plan(dense.ListsOf(ix.d, flat, from, newTopicPartitions))
+	return ix.plan(dense.ListsOf[TopicPartitions](ix.d, flat, from))
 }
 
 // TopicPartitions converts flat partitions into topic-grouped partitions,
@@ -196,7 +194,7 @@ func (ix *Index) Plan(assigned [][]int32) Plan {
 // alias ps or the group.
 func (ix *Index) TopicPartitions(ps []int32) []TopicPartitions {
 	slices.Sort(ps)
-	return dense.ListsOf(ix.d, slices.Clone(ps), []int32{0, int32(len(ps))}, newTopicPartitions)[0]
+	return dense.ListsOf[TopicPartitions](ix.d, slices.Clone(ps), []int32{0, int32(len(ps))})[0]
 }
 
 // plan builds the plan whose member m is assigned lists[m].
@@ -206,10 +204,6 @@ func (ix *Index) plan(lists [][]TopicPartitions) Plan {
 		plan.Members[m] = MemberPlan{Member: mem.ID, Assigned: lists[m]}
 	}
 	return plan
-}
-
-func newTopicPartitions(topic string, ids []int32) TopicPartitions {
-	return TopicPartitions{Topic: topic, Partitions: ids}
 }
 
 // OutsideReason says why a claim is outside the leader's metadata (see

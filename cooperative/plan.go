@@ -14,7 +14,7 @@ import (
 // its length, so appending to one never writes into another.
 func (r *rebalance) plan() assignor.Plan {
 	ix := r.ix
-	assigned := dense.Lists(ix, r.final, r.held, r.reuse, newTopicPartitions)
+	assigned := dense.Lists[assignor.TopicPartitions](ix, r.final, r.held, r.reuse)
 	revoked := r.revoked()
 	plan := assignor.Plan{Members: make([]assignor.MemberPlan, len(ix.Members)), FollowUp: r.withheld > 0}
 	for m := range ix.Members {
@@ -51,11 +51,7 @@ func (r *rebalance) revoked() [][]assignor.TopicPartitions {
 		}
 		lostFrom[m+1] = int32(len(lost))
 	}
-	return dense.ListsOf(ix, lost, lostFrom, newTopicPartitions)
-}
-
-func newTopicPartitions(topic string, ids []int32) assignor.TopicPartitions {
-	return assignor.TopicPartitions{Topic: topic, Partitions: ids}
+	return dense.ListsOf[assignor.TopicPartitions](ix, lost, lostFrom)
 }
 
 // outsideRuns returns the claims ix.Outside[from:to] (one member's, sorted

@@ -71,11 +71,13 @@ func (r *rebalance) readDense(holder []int32, userData [][]byte) error {
 			ErrIndexAnswer, len(holder), ix.NumPartitions(), len(userData), numMembers)
 	}
 	for p, m := range holder {
-		if m >= numMembers {
+		switch {
+		case m >= numMembers:
 			topic, id := ix.Partition(int32(p))
 			return fmt.Errorf("%w: %s/%d given to member number %d of %d", ErrIndexAnswer, topic, id, m, numMembers)
+		case m < -1:
+			holder[p] = -1
 		}
-		holder[p] = max(m, -1)
 	}
 	copy(r.userData, userData)
 	r.target, r.innerBack = holder, make([]bool, len(ix.Outside))

@@ -111,6 +111,7 @@ func (r *rebalance) decide() {
 	if r.final == nil {
 		r.final = r.target
 	}
+	held := ix.NewSizeCounter()
 	for t := range ix.Topics {
 		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
 			to, owner := r.target[p], ix.Owner[p]
@@ -126,9 +127,12 @@ func (r *rebalance) decide() {
 				r.reuse[owner] = false
 			}
 			r.final[p] = m
+			if m >= 0 {
+				held.Add(m, int32(t))
+			}
 		}
 	}
-	r.held = ix.CountSizes(r.final)
+	r.held = held.Sizes
 	r.decideOutside()
 }
 

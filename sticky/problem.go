@@ -22,7 +22,7 @@ import (
 //
 // With identical subscriptions and no racks there is one hub and one class
 // per owner, however many partitions there are.
-type problem struct {
+type solver struct {
 	ix      *dense.Index
 	members int
 
@@ -55,50 +55,50 @@ type problem struct {
 	sizes   dense.Sizes
 }
 
-func newProblem(ix *dense.Index, racks, forPlan bool) *problem {
-	pr := &problem{ix: ix, members: len(ix.Members), forPlan: forPlan}
-	pr.indexSets()
-	pr.indexRacks(racks)
-	pr.indexClasses()
-	return pr
+func newSolver(ix *dense.Index, racks, forPlan bool) *solver {
+	sol := &solver{ix: ix, members: len(ix.Members), forPlan: forPlan}
+	sol.indexSets()
+	sol.indexRacks(racks)
+	sol.indexClasses()
+	return sol
 }
 
 // indexSets interns the topics' subscriber lists. Identical lists of
 // neighbouring topics are found by comparison, others by a hash.
-func (pr *problem) indexSets() {
-	ix := pr.ix
-	pr.topicSet = make([]int32, len(ix.Topics))
-	pr.topicOffset = make([]int32, len(ix.Topics))
+func (sol *solver) indexSets() {
+	ix := sol.ix
+	sol.topicSet = make([]int32, len(ix.Topics))
+	sol.topicOffset = make([]int32, len(ix.Topics))
 	var offsets []int32
 	byHash := map[uint64][]int32{}
 	last := int32(-1)
 	for t, subs := range ix.Subscribers {
 		n := ix.TopicStart[t+1] - ix.TopicStart[t]
 		if len(subs) == 0 || n == 0 {
-			pr.topicSet[t] = -1
+			sol.topicSet[t] = -1
 			continue
 		}
 		s := int32(-1)
-		if last >= 0 && slices.Equal(pr.sets[last], subs) {
+		if last >= 0 && slices.Equal(sol.sets[last], subs) {
 			s = last
 		} else {
 			h := hashInts(subs)
 			for _, c := range byHash[h] {
-				if slices.Equal(pr.sets[c], subs) {
+				if slices.Equal(sol.sets[c], subs) {
 					s = c
 					break
 				}
 			}
 			if s < 0 {
-				s = int32(len(pr.sets))
-				pr.sets = append(pr.sets, subs)
+				s = int32(len(sol.sets))
+				sol.sets = append(sol.sets, subs)
 				offsets = append(offsets, 0)
 				byHash[h] = append(byHash[h], s)
 			}
 		}
 		last = s
-		pr.topicSet[t] = s
-		pr.topicOffset[t] = offsets[s] % int32(len(subs))
+		sol.topicSet[t] = s
+		sol.topicOffset[t] = offsets[s] % int32(len(subs))
 		offsets[s] = (offsets[s] + n) % int32(len(subs))
 	}
 }
@@ -114,11 +114,11 @@ func hashInts(xs []int32) uint64 {
 
 // indexRacks decides whether racks are in play (enabled, some member has a
 // rack and some topic has replica racks) and numbers the member racks.
-func (pr *problem) indexRacks(enabled bool) {
+func (sol *solver) indexRacks(enabled bool) {
 	if !enabled {
 		return
 	}
-	ix := pr.ix
+	ix := sol.ix
 	anyReplicas := false
 	for _, t := range ix.Topics {
 		if t.ReplicaRacks != nil {
@@ -130,9 +130,9 @@ func (pr *problem) indexRacks(enabled bool) {
 		return
 	}
 	rackID := map[string]int32{}
-	pr.memberRack = make([]int32, pr.members)
+	sol.memberRack = make([]int32, sol.members)
 	for m, mem := range ix.Members {
-		pr.memberRack[m] = -1
+		sol.memberRack[m] = -1
 		if mem.Rack == "" {
 			continue
 		}
@@ -141,51 +141,51 @@ func (pr *problem) indexRacks(enabled bool) {
 			id = int32(len(rackID))
 			rackID[mem.Rack] = id
 		}
-		pr.memberRack[m] = id
+		sol.memberRack[m] = id
 	}
 	if len(rackID) == 0 {
-		pr.memberRack = nil
+		sol.memberRack = nil
 		return
 	}
-	pr.rackAware = true
-	pr.rackWords = (len(rackID) + 63) / 64
-	pr.rackIDs = rackID
+	sol.rackAware = true
+	sol.rackWords = (len(rackID) + 63) / 64
+	sol.rackIDs = rackID
 }
 
 // local reports whether member m is in rack set r.
-func (pr *problem) local(r, m int32) bool {
-	if r < 0 || !pr.rackAware {
+func (sol *solver) local(r, m int32) bool {
+	if r < 0 || !sol.rackAware {
 		return false
 	}
-	k := pr.memberRack[m]
+	k := sol.memberRack[m]
 	if k < 0 {
 		return false
 	}
-	return pr.rackMasks[int(r)*pr.rackWords+int(k/64)]&(1<<(k%64)) != 0
+	return sol.rackMasks[int(r)*sol.rackWords+int(k/64)]&(1<<(k%64)) != 0
 }
 
 // indexClasses numbers the hubs and classes and gives every subscribed
 // partition its class. Owners that no longer subscribe to the topic count as
 // no owner.
-func (pr *problem) indexClasses() {
-	ix := pr.ix
-	P := ix.NumPartitions()
-	pr.partClass = make([]int32, P)
+func (sol *solver) indexClasses() {
+	ix := sol.ix
+	numPartitions := ix.NumPartitions()
+	sol.partClass = make([]int32, numPartitions)
 	// inSet[m]: member m subscribes to the topic at hand.
-	inSet := make([]bool, pr.members)
+	inSet := make([]bool, sol.members)
 	marked := int32(-1)
 	// Per member: the last hub it owned a partition in, and that class.
-	lastHub := make([]int32, pr.members)
-	lastClass := make([]int32, pr.members)
+	lastHub := make([]int32, sol.members)
+	lastClass := make([]int32, sol.members)
 	for i := range lastHub {
 		lastHub[i] = -1
 	}
 	classByKey := map[uint64]int32{}
 	var unownedClass []int32 // per hub
 	hubByKey := map[uint64]int32{}
-	var rk rackInterner
-	if pr.rackAware {
-		rk.init(pr)
+	var interner rackInterner
+	if sol.rackAware {
+		interner.init(sol)
 	}
 	var rackHub []int32
 	rackHubSet := int32(-1)
@@ -193,40 +193,40 @@ func (pr *problem) indexClasses() {
 	// from partition to partition is one class: its hub's unowned one.
 	claimed := slices.ContainsFunc(ix.Claims, func(c []int32) bool { return len(c) > 0 })
 	for t := range ix.Topics {
-		s := pr.topicSet[t]
+		s := sol.topicSet[t]
 		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
 		if s < 0 {
 			for p := lo; p < hi; p++ {
-				pr.partClass[p] = -1
+				sol.partClass[p] = -1
 			}
 			continue
 		}
 		if s != marked {
 			if marked >= 0 {
-				for _, m := range pr.sets[marked] {
+				for _, m := range sol.sets[marked] {
 					inSet[m] = false
 				}
 			}
-			for _, m := range pr.sets[s] {
+			for _, m := range sol.sets[s] {
 				inSet[m] = true
 			}
 			marked = s
 		}
 		racks := ix.Topics[t].ReplicaRacks
-		if !claimed && !(pr.rackAware && racks != nil) {
-			h := pr.hub(hubByKey, s, -1)
+		if !claimed && !(sol.rackAware && racks != nil) {
+			h := sol.hub(hubByKey, s, -1)
 			if h == int32(len(unownedClass)) {
 				unownedClass = append(unownedClass, -1)
 			}
 			c := unownedClass[h]
 			if c < 0 {
-				c = pr.newClass(h, -1)
+				c = sol.newClass(h, -1)
 				unownedClass[h] = c
 			}
 			for p := lo; p < hi; p++ {
-				pr.partClass[p] = c
+				sol.partClass[p] = c
 			}
-			pr.classSize[c] += hi - lo
+			sol.classSize[c] += hi - lo
 			continue
 		}
 		if s != rackHubSet {
@@ -237,8 +237,8 @@ func (pr *problem) indexClasses() {
 		lastRack := int32(-2)
 		for p := lo; p < hi; p++ {
 			r := int32(-1)
-			if pr.rackAware && racks != nil {
-				r = rk.id(racks[p-lo])
+			if sol.rackAware && racks != nil {
+				r = interner.id(racks[p-lo])
 			}
 			if r != lastRack {
 				// rackHub[r+1] caches hub+1 of (s, r) while topics of set s
@@ -248,7 +248,7 @@ func (pr *problem) indexClasses() {
 				}
 				h := rackHub[r+1] - 1
 				if h < 0 {
-					h = pr.hub(hubByKey, s, r)
+					h = sol.hub(hubByKey, s, r)
 					rackHub[r+1] = h + 1
 				}
 				if h == int32(len(unownedClass)) {
@@ -265,45 +265,45 @@ func (pr *problem) indexClasses() {
 					key := uint64(uint32(hub))<<32 | uint64(uint32(o))
 					var ok bool
 					if c, ok = classByKey[key]; !ok {
-						c = pr.newClass(hub, o)
+						c = sol.newClass(hub, o)
 						classByKey[key] = c
 					}
 					lastHub[o], lastClass[o] = hub, c
 				}
 			} else {
 				if c = unownedClass[hub]; c < 0 {
-					c = pr.newClass(hub, -1)
+					c = sol.newClass(hub, -1)
 					unownedClass[hub] = c
 				}
 			}
-			pr.partClass[p] = c
-			pr.classSize[c]++
+			sol.partClass[p] = c
+			sol.classSize[c]++
 		}
 	}
-	if pr.rackAware {
-		pr.rackMasks = rk.masks
+	if sol.rackAware {
+		sol.rackMasks = interner.masks
 	}
 }
 
 // hub returns the number of the hub (subscriber set s, rack set r),
 // numbering it next if it is new.
-func (pr *problem) hub(byKey map[uint64]int32, s, r int32) int32 {
+func (sol *solver) hub(byKey map[uint64]int32, s, r int32) int32 {
 	key := uint64(uint32(s))<<32 | uint64(uint32(r))
 	h, ok := byKey[key]
 	if !ok {
-		h = int32(len(pr.hubSet))
+		h = int32(len(sol.hubSet))
 		byKey[key] = h
-		pr.hubSet = append(pr.hubSet, s)
-		pr.hubRack = append(pr.hubRack, r)
+		sol.hubSet = append(sol.hubSet, s)
+		sol.hubRack = append(sol.hubRack, r)
 	}
 	return h
 }
 
-func (pr *problem) newClass(hub, owner int32) int32 {
-	c := int32(len(pr.classHub))
-	pr.classHub = append(pr.classHub, hub)
-	pr.classOwner = append(pr.classOwner, owner)
-	pr.classSize = append(pr.classSize, 0)
+func (sol *solver) newClass(hub, owner int32) int32 {
+	c := int32(len(sol.classHub))
+	sol.classHub = append(sol.classHub, hub)
+	sol.classOwner = append(sol.classOwner, owner)
+	sol.classSize = append(sol.classSize, 0)
 	return c
 }
 
@@ -314,7 +314,7 @@ func (pr *problem) newClass(hub, owner int32) int32 {
 // by its mask; otherwise by maps, where consecutive partitions with equal
 // replica rack lists are recognised without hashing.
 type rackInterner struct {
-	pr      *problem
+	sol      *solver
 	masks   []uint64
 	byHash  map[uint64][]int32
 	scratch []uint64
@@ -334,20 +334,20 @@ type rackInterner struct {
 // 2^smallRacks entries.
 const smallRacks = 10
 
-func (rk *rackInterner) init(pr *problem) {
-	rk.pr = pr
-	rk.prevID = -1
-	if n := len(pr.rackIDs); n <= smallRacks {
-		rk.names = make([]string, n)
-		for name, k := range pr.rackIDs {
-			rk.names[k] = name
+func (interner *rackInterner) init(sol *solver) {
+	interner.sol = sol
+	interner.prevID = -1
+	if n := len(sol.rackIDs); n <= smallRacks {
+		interner.names = make([]string, n)
+		for name, k := range sol.rackIDs {
+			interner.names[k] = name
 		}
-		rk.byMask = make([]int32, 1<<n)
-		for b := range rk.byLast {
-			rk.byLast[b] = -1
+		interner.byMask = make([]int32, 1<<n)
+		for b := range interner.byLast {
+			interner.byLast[b] = -1
 		}
-		for k, name := range rk.names {
-			last := &rk.byLast[name[len(name)-1]]
+		for k, name := range interner.names {
+			last := &interner.byLast[name[len(name)-1]]
 			if *last == -1 {
 				*last = int8(k)
 			} else {
@@ -356,19 +356,19 @@ func (rk *rackInterner) init(pr *problem) {
 		}
 		return
 	}
-	rk.byHash = map[uint64][]int32{}
-	rk.scratch = make([]uint64, pr.rackWords)
+	interner.byHash = map[uint64][]int32{}
+	interner.scratch = make([]uint64, sol.rackWords)
 }
 
-func (rk *rackInterner) id(racks []string) int32 {
-	if rk.byMask != nil {
-		return rk.smallID(racks)
+func (interner *rackInterner) id(racks []string) int32 {
+	if interner.byMask != nil {
+		return interner.smallID(racks)
 	}
-	if rk.prevID >= 0 && slices.Equal(racks, rk.prev) {
-		return rk.prevID
+	if interner.prevID >= 0 && slices.Equal(racks, interner.prev) {
+		return interner.prevID
 	}
-	id := rk.mapID(racks)
-	rk.prev, rk.prevID = racks, id
+	id := interner.mapID(racks)
+	interner.prev, interner.prevID = racks, id
 	return id
 }
 
@@ -376,59 +376,59 @@ func (rk *rackInterner) id(racks []string) int32 {
 // by its last byte, which tells apart the usual rack and zone names
 // ("us-east-1a", "us-east-1b") with one string comparison; member racks
 // that share a last byte are searched.
-func (rk *rackInterner) smallID(racks []string) int32 {
+func (interner *rackInterner) smallID(racks []string) int32 {
 	var mask uint64
 	for _, name := range racks {
 		n := len(name)
 		if n == 0 {
 			continue
 		}
-		switch k := rk.byLast[name[n-1]]; k {
+		switch k := interner.byLast[name[n-1]]; k {
 		case -1: // no member rack ends so
 		case -2:
-			for k, member := range rk.names {
+			for k, member := range interner.names {
 				if member == name {
 					mask |= 1 << k
 					break
 				}
 			}
 		default:
-			if rk.names[k] == name {
+			if interner.names[k] == name {
 				mask |= 1 << k
 			}
 		}
 	}
-	if id := rk.byMask[mask]; id > 0 {
+	if id := interner.byMask[mask]; id > 0 {
 		return id - 1
 	}
-	id := int32(len(rk.masks))
-	rk.masks = append(rk.masks, mask) // one word per mask: at most 64 racks
-	rk.byMask[mask] = id + 1
+	id := int32(len(interner.masks))
+	interner.masks = append(interner.masks, mask) // one word per mask: at most 64 racks
+	interner.byMask[mask] = id + 1
 	return id
 }
 
 // mapID numbers racks' set through the rack name map and a hash of masks.
-func (rk *rackInterner) mapID(racks []string) int32 {
-	w := rk.pr.rackWords
-	clear(rk.scratch)
+func (interner *rackInterner) mapID(racks []string) int32 {
+	w := interner.sol.rackWords
+	clear(interner.scratch)
 	for _, name := range racks {
-		if k, ok := rk.pr.rackIDs[name]; ok {
-			rk.scratch[k/64] |= 1 << (k % 64)
+		if k, ok := interner.sol.rackIDs[name]; ok {
+			interner.scratch[k/64] |= 1 << (k % 64)
 		}
 	}
 	h := uint64(14695981039346656037)
-	for _, x := range rk.scratch {
+	for _, x := range interner.scratch {
 		h ^= x
 		h *= 1099511628211
 	}
-	for _, c := range rk.byHash[h] {
-		if slices.Equal(rk.masks[int(c)*w:int(c+1)*w], rk.scratch) {
+	for _, c := range interner.byHash[h] {
+		if slices.Equal(interner.masks[int(c)*w:int(c+1)*w], interner.scratch) {
 			return c
 		}
 	}
-	id := int32(len(rk.masks) / w)
-	rk.masks = append(rk.masks, rk.scratch...)
-	rk.byHash[h] = append(rk.byHash[h], id)
+	id := int32(len(interner.masks) / w)
+	interner.masks = append(interner.masks, interner.scratch...)
+	interner.byHash[h] = append(interner.byHash[h], id)
 	return id
 }
 
@@ -436,7 +436,7 @@ func (rk *rackInterner) mapID(racks []string) int32 {
 // that flat partition p of topic t is aimed at: the partitions of all topics
 // sharing a set are dealt round-robin over it, in flat order, so each topic
 // is spread over its subscribers (franz-go issue #795).
-func (pr *problem) target(t, p int32) int32 {
-	k := int32(len(pr.sets[pr.topicSet[t]]))
-	return (p - pr.ix.TopicStart[t] + pr.topicOffset[t]) % k
+func (sol *solver) target(t, p int32) int32 {
+	k := int32(len(sol.sets[sol.topicSet[t]]))
+	return (p - sol.ix.TopicStart[t] + sol.topicOffset[t]) % k
 }

@@ -197,7 +197,7 @@ func TestPropertyStable(t *testing.T) {
 		if s0, s1 := in0.scoreOf(p0), in1.scoreOf(p1); s0.squares != s1.squares || s0.local != s1.local || s1.moves != 0 {
 			rt.Fatalf("follow-up plan scores %+v (moves must be 0), first plan %+v\n%s\nvs\n%s", s1, s0, p0, p1)
 		}
-		if pr := newProblem(in0.ix, true, false); pr.uniform() && p1.String() != p0.String() {
+		if sol := newSolver(in0.ix, true, false); sol.uniform() && p1.String() != p0.String() {
 			rt.Fatalf("uniform group: follow-up plan differs:\n%s\nvs\n%s", p0, p1)
 		}
 	})
@@ -295,7 +295,7 @@ func TestStableScenarios(t *testing.T) {
 			if s0, s1 := newInstance(t, g).scoreOf(p0), in1.scoreOf(p1); s0.squares != s1.squares || s0.local != s1.local {
 				t.Fatalf("follow-up quality %+v, first %+v", s1, s0)
 			}
-			if newProblem(ix, true, false).uniform() && p1.String() != p0.String() {
+			if newSolver(ix, true, false).uniform() && p1.String() != p0.String() {
 				t.Fatal("one hub: follow-up plan differs from the first")
 			}
 		})

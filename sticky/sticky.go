@@ -96,21 +96,21 @@ func (a *Assignor) AssignDense(ix *dense.Index) ([]int32, [][]byte, error) {
 	return a.solve(ix, false).assign, nil, nil
 }
 
-// solve runs the whole optimisation on ix; the answer is in pr.assign, and
-// with forPlan set pr.plan may be called.
-func (a *Assignor) solve(ix *dense.Index, forPlan bool) *problem {
-	pr := newProblem(ix, !a.cfg.IgnoreRacks, forPlan)
+// solve runs the whole optimisation on ix; the answer is in sol.assign, and
+// with forPlan set sol.plan may be called.
+func (a *Assignor) solve(ix *dense.Index, forPlan bool) *solver {
+	sol := newSolver(ix, !a.cfg.IgnoreRacks, forPlan)
 	var f *flows
 	switch {
-	case len(pr.hubSet) == 0:
-		f = pr.newFlows()
-	case pr.uniform():
-		f = pr.solveUniform()
+	case len(sol.hubSet) == 0:
+		f = sol.newFlows()
+	case sol.uniform():
+		f = sol.solveUniform()
 	default:
-		f = pr.solveFlow()
+		f = sol.solveFlow()
 	}
-	pr.expand(f)
-	return pr
+	sol.expand(f)
+	return sol
 }
 
 // withHistory returns ix, or, when some member claims nothing but carries

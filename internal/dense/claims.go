@@ -15,8 +15,22 @@ import (
 // owner's generation is its member's, except for a contested partition,
 // whose tied generation is kept aside until a higher claim resolves it.
 func (b *Builder) Claim(m int32, topic string, ids []int32) {
-	ix := &b.ix
 	b.advance(m)
+	b.claim(m, topic, ids)
+}
+
+// ClaimRuns is [Builder.Claim] for each of member m's owned runs.
+func ClaimRuns[T TopicPartitions](b *Builder, m int32, owned []T) {
+	b.advance(m)
+	for _, tp := range owned {
+		r := Run(tp)
+		b.claim(m, r.Topic, r.Partitions)
+	}
+}
+
+// claim is Claim for the member b is reading.
+func (b *Builder) claim(m int32, topic string, ids []int32) {
+	ix := &b.ix
 	gen := ix.Generation[m]
 	t, known := b.cursor.Find(topic)
 	var first, n int32
@@ -45,7 +59,11 @@ func (b *Builder) Claim(m int32, topic string, ids []int32) {
 			b.sorted = false
 		}
 		b.backing = append(b.backing, p)
-		b.settle(m, p, gen)
+		if ix.Owner[p] == Unclaimed {
+			ix.Owner[p] = m // the common case, without a call
+		} else {
+			b.settle(m, p, gen)
+		}
 	}
 }
 
@@ -79,7 +97,7 @@ func (b *Builder) settle(m, p, gen int32) {
 
 // advance closes the claim lists of the members before m.
 func (b *Builder) advance(m int32) {
-	for b.claiming < m {
+	for b.claiming < m { // rarely more than once: members claim in order
 		b.closeClaims()
 	}
 }

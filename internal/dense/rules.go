@@ -106,24 +106,29 @@ func (ix *Index) Check(holder []int32, back []bool, rules Rules) []Violation {
 	var vs []Violation
 	// subscribedTo[m] == t+1 while topic t is checked and m subscribes to it.
 	subscribedTo := make([]int32, len(ix.Members))
+	owners, complete, withhold := rules.Owners, rules.Complete, rules.Withhold
 	for t := range ix.Topics {
+		run := int32(t) + 1
 		for _, m := range ix.Subscribers[t] {
-			subscribedTo[m] = int32(t) + 1
+			subscribedTo[m] = run
 		}
-		complete := rules.Complete && len(ix.Subscribers[t]) > 0
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			m, owner := holder[p], ix.Owner[p]
+		subscribed := len(ix.Subscribers[t]) > 0
+		first := ix.TopicStart[t]
+		for i, m := range holder[first:ix.TopicStart[t+1]] {
+			p := first + int32(i)
 			switch {
 			case m < 0:
-				if complete && (!rules.Withhold || owner == Unclaimed) {
+				if complete && subscribed && (!withhold || ix.Owner[p] == Unclaimed) {
 					vs = append(vs, ix.partitionViolation(Unassigned, -1, p))
 				}
 				continue
-			case subscribedTo[m] != int32(t)+1:
+			case subscribedTo[m] != run:
 				vs = append(vs, ix.partitionViolation(NotSubscribed, m, p))
 			}
-			if rules.Owners && owner != Unclaimed && owner != m {
-				vs = append(vs, ix.partitionViolation(NotOwner, m, p))
+			if owners {
+				if o := ix.Owner[p]; o != Unclaimed && o != m {
+					vs = append(vs, ix.partitionViolation(NotOwner, m, p))
+				}
 			}
 		}
 	}
