@@ -107,7 +107,7 @@ func waterFill(n int32, set, load, out, scratch []int32) []int32 {
 // exchange walks the exchange graph: from a member, to the hubs where it
 // holds partitions, to their subscribers.
 type exchange struct {
-	net       *flowNetwork
+	net      *flowNetwork
 	held     []int32
 	seen     []bool // members
 	hubSeen  []bool // network hubs

@@ -77,17 +77,17 @@ func (a cost) sub(b cost) cost {
 // (they have no choice) and enter it as that member's initial load.
 type flowNetwork struct {
 	sol *solver
-	f  *flows
+	f   *flows
 
-	hubs       []int32 // network hub -> hub
+	hubs []int32 // network hub -> hub
 
 	size, sent []int32 // per network hub
 	// Per hub and position in its set, aligned with f.give: what the member
 	// owns there, the flow on arcs A and B, and whether it is a rack miss.
 	own, flowKept, flowMoved []int32
-	missGive          []bool
-	load              []int32
-	lo, hi            []int32 // per member: the band of optimal loads
+	missGive                 []bool
+	load                     []int32
+	lo, hi                   []int32 // per member: the band of optimal loads
 
 	memberHubFrom        []int32 // CSR: member -> (network hub, position)
 	memberHub, memberPos []int32

@@ -314,7 +314,7 @@ func (sol *solver) newClass(hub, owner int32) int32 {
 // by its mask; otherwise by maps, where consecutive partitions with equal
 // replica rack lists are recognised without hashing.
 type rackInterner struct {
-	sol      *solver
+	sol     *solver
 	masks   []uint64
 	byHash  map[uint64][]int32
 	scratch []uint64
