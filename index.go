@@ -1,7 +1,9 @@
 package assignor
 
 import (
+	"iter"
 	"slices"
+	"sync"
 
 	"github.com/kgroup/assignor/internal/dense"
 )
@@ -58,7 +60,13 @@ const (
 // is O(1) unless its doc says otherwise.
 type Index struct {
 	d       *dense.Index
-	members []*Member // by member number, pointing into the Group
+	members []*Member // by member number, pointing into the Group or the builder's copies
+
+	// The group the index was built from: given to NewIndex, or rebuilt from
+	// the index on the first call of Group when an IndexBuilder built it.
+	groupOnce sync.Once
+	group     Group
+	rebuild   bool
 }
 
 // NewIndex builds the Index of g. It fails only for a group that cannot be
@@ -67,25 +75,18 @@ type Index struct {
 // name, or replica racks that do not match the partitions ([*TopicError]
 // with [ErrEmptyTopicName], [ErrDuplicateTopic] or [ErrReplicaRacks]).
 func NewIndex(g Group) (*Index, error) {
-	var b dense.Builder
+	b := IndexBuilder{members: g.Members, owned: make([]iter.Seq2[string, []int32], len(g.Members))}
 	for _, t := range g.Topics {
-		b.AddTopic(dense.Topic(t))
+		b.AddTopic(t)
 	}
 	for i := range g.Members {
-		m := &g.Members[i]
-		b.AddMember(dense.Member{ID: m.ID, InstanceID: m.InstanceID, Rack: m.Rack, Topics: m.Topics, UserData: m.UserData}, m.Generation, countPartitions(m.Owned))
+		b.addMember(&g.Members[i])
 	}
-	if v := b.Organize(); v != nil {
-		return nil, violationError(nil, *v)
+	ix, err := b.Build()
+	if err != nil {
+		return nil, err
 	}
-	for m, mem := range b.Members() {
-		dense.ClaimRuns(&b, int32(m), g.Members[mem.Input].Owned)
-	}
-	d := b.Finish()
-	ix := &Index{d: d, members: make([]*Member, len(d.Members))}
-	for m, mem := range d.Members {
-		ix.members[m] = &g.Members[mem.Input]
-	}
+	ix.group, ix.rebuild = g, false
 	return ix, nil
 }
 
@@ -97,7 +98,10 @@ func init() {
 // NumMembers is the number of members.
 func (ix *Index) NumMembers() int { return len(ix.members) }
 
-// Member returns member m as the group has it. Its slices alias the group.
+// Member returns member m as the group has it; its slices alias the
+// group. For an Index an [IndexBuilder] built from an iterator of owned
+// partitions, Owned is nil: read claims with [Index.Claims], or the whole
+// group with [Index.Group].
 func (ix *Index) Member(m int32) Member { return *ix.members[m] }
 
 // MemberNumber returns the number of the member with the given ID.

@@ -113,3 +113,55 @@ func TestGroupClone(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexAccessors pins the read-only view a custom assignor works on:
+// numbering by member ID and topic name, flat ranges, subscriptions both
+// ways, claims, generations and owners.
+func TestIndexAccessors(t *testing.T) {
+	t.Parallel()
+	g := assignor.Group{
+		Members: []assignor.Member{
+			{ID: "b", Rack: "r1", Topics: []string{"orders", "clicks"}, Generation: 4, Owned: []assignor.TopicPartitions{tp("orders", 1), tp("clicks", 0)}},
+			{ID: "a", Topics: []string{"orders", "gone"}, Generation: 4, Owned: []assignor.TopicPartitions{tp("orders", 1)}},
+			{ID: "c", Topics: []string{"clicks"}, Generation: 2, Owned: []assignor.TopicPartitions{tp("clicks", 0)}},
+		},
+		Topics: []assignor.Topic{{Name: "orders", Partitions: []int32{2, 0, 1}}, {Name: "clicks", Partitions: assignor.Partitions(1)}},
+	}
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.NumMembers() != 3 || ix.Member(0).ID != "a" || ix.Member(1).Rack != "r1" {
+		t.Errorf("members: %d, %q, %q", ix.NumMembers(), ix.Member(0).ID, ix.Member(1).Rack)
+	}
+	if m, ok := ix.MemberNumber("c"); !ok || m != 2 {
+		t.Errorf("MemberNumber(c) = %d, %v", m, ok)
+	}
+	// Topics by name: clicks (flat 0), orders (flat 1..3).
+	if ix.NumTopics() != 2 || ix.Topic(1).Name != "orders" || !reflect.DeepEqual(ix.Topic(1).Partitions, []int32{0, 1, 2}) {
+		t.Errorf("topics: %d, %+v", ix.NumTopics(), ix.Topic(1))
+	}
+	if first, end := ix.TopicRange(1); first != 1 || end != 4 || ix.NumPartitions() != 4 {
+		t.Errorf("TopicRange(orders) = %d, %d of %d", first, end, ix.NumPartitions())
+	}
+	if p, ok := ix.Flat(1, 2); !ok || p != 3 || ix.TopicOf(3) != 1 {
+		t.Errorf("Flat(orders, 2) = %d, %v; TopicOf(3) = %d", p, ok, ix.TopicOf(3))
+	}
+	if got := ix.Subscriptions(0); !reflect.DeepEqual(got, []int32{1}) {
+		t.Errorf("Subscriptions(a) = %v, want [1] (gone is not in the metadata)", got)
+	}
+	if got := ix.Subscribers(0); !reflect.DeepEqual(got, []int32{1, 2}) || !ix.Subscribes(2, 0) || ix.Subscribes(2, 1) {
+		t.Errorf("Subscribers(clicks) = %v", got)
+	}
+	// orders/1 (flat 2): a and b tie at generation 4; clicks/0 (flat 0): b
+	// at 4 beats c at 2.
+	if ix.Owner(2) != assignor.Contested || ix.Owner(0) != 1 || ix.Owner(1) != assignor.Unclaimed {
+		t.Errorf("owners: %d %d %d", ix.Owner(2), ix.Owner(0), ix.Owner(1))
+	}
+	if got := ix.Claims(1); !reflect.DeepEqual(got, []int32{0, 2}) || ix.Generation(2) != 2 {
+		t.Errorf("Claims(b) = %v, Generation(c) = %d", got, ix.Generation(2))
+	}
+	if got := ix.Group(); !reflect.DeepEqual(got, g) {
+		t.Error("Group() is not the group the index was built from")
+	}
+}

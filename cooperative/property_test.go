@@ -36,7 +36,7 @@ var inners = []struct {
 	{name: "sticky", a: sticky.New(), quiet: true},
 	{name: "sticky, identical subscriptions", a: sticky.New(), stable: true, uniform: true},
 	{name: "hash", a: hashAssignor{}, stable: true},
-	{name: "hash through AssignIndex", a: indexedHash{}, stable: true},
+	{name: "hash through the dense fast path", a: indexedHash{}, stable: true},
 	{name: "messy (hash, lists out of order)", a: messyAssignor{}, stable: true},
 	{name: "keep (valid, unstable)", a: keepAssignor{}, quiet: true},
 	{name: "rotate (valid, unstable)", a: rotateAssignor{}},
@@ -271,7 +271,7 @@ func TestVerifyAgreesWithCheckPlan(t *testing.T) {
 		}
 		ix := dense.Of(index)
 		r := newRebalance(ix, Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")})
-		if err := r.readAnswer(hashAssignor{}, g); err != nil {
+		if err := r.readAnswer(hashAssignor{}, index); err != nil {
 			t.Fatal(err)
 		}
 		r.decide()
@@ -308,9 +308,9 @@ func errLines(err error) []string {
 	return lines
 }
 
-// TestIndexAssignorMatchesAssign: an inner assignor answering through
-// IndexAssignor gives the same plans and sets as through Assign.
-func TestIndexAssignorMatchesAssign(t *testing.T) {
+// TestDenseAnswerMatchesAssign: an inner assignor answering through the
+// dense fast path gives the same plans and sets as through Assign.
+func TestDenseAnswerMatchesAssign(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := genGroup(t, false)
 		cfg := Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")}
@@ -320,7 +320,7 @@ func TestIndexAssignorMatchesAssign(t *testing.T) {
 		}
 		gotSets, got, err := SplitWithConfig(g, indexedHash{}, cfg)
 		if err != nil || got.String() != want.String() || gotSets.String() != wantSets.String() {
-			t.Fatalf("through AssignIndex:\n%s%s(err %v)\nthrough Assign:\n%s%s", got, gotSets, err, want, wantSets)
+			t.Fatalf("through AssignDense:\n%s%s(err %v)\nthrough Assign:\n%s%s", got, gotSets, err, want, wantSets)
 		}
 	})
 }

@@ -15,24 +15,32 @@ import (
 // what it leaves unassigned the final check catches.
 var innerRules = dense.Rules{GiveBack: true}
 
-// ErrIndexAnswer is returned, wrapped in an [*Error], when an inner
+// errDenseAnswer is returned, wrapped in an [*Error], when an inner
 // assignor of this module answering on the wrapper's index gives an answer
 // that does not fit it: a wrong length, or a member number out of range.
-var ErrIndexAnswer = errors.New("cooperative: inner assignor's answer does not fit the index")
+// Only a bug in this module can cause it.
+var errDenseAnswer = errors.New("cooperative: inner assignor's answer does not fit the index")
 
-// readAnswer asks inner for its assignment and records it in r.target and
-// r.innerBack, and every way it breaks the [assignor.Assignor] contract in
-// r.violations. It returns the inner assignor's own error, or an answer that
-// does not fit at all.
-func (r *rebalance) readAnswer(inner assignor.Assignor, g assignor.Group) error {
-	if a, ok := inner.(dense.Assigner); ok {
+// readAnswer asks inner for its assignment of the group ix describes — on
+// the index itself when inner can, else through AssignIndex or Assign —
+// and records it in r.target and r.innerBack, and every way it breaks the
+// [assignor.Assignor] contract in r.violations. It returns the inner
+// assignor's own error, or an answer that does not fit at all.
+func (r *rebalance) readAnswer(inner assignor.Assignor, ix *assignor.Index) error {
+	var plan assignor.Plan
+	var err error
+	switch a := inner.(type) {
+	case dense.Assigner:
 		holder, userData, err := a.AssignDense(r.ix)
 		if err != nil {
 			return err
 		}
 		return r.readDense(holder, userData)
+	case assignor.IndexAssignor:
+		plan, err = a.AssignIndex(ix)
+	default:
+		plan, err = inner.Assign(ix.Group())
 	}
-	plan, err := inner.Assign(g)
 	if err != nil {
 		return err
 	}
@@ -68,13 +76,13 @@ func (r *rebalance) readDense(holder []int32, userData [][]byte) error {
 	numMembers := int32(len(ix.Members))
 	if len(holder) != ix.NumPartitions() || (userData != nil && len(userData) != int(numMembers)) {
 		return fmt.Errorf("%w: %d holders for %d partitions, %d user data entries for %d members",
-			ErrIndexAnswer, len(holder), ix.NumPartitions(), len(userData), numMembers)
+			errDenseAnswer, len(holder), ix.NumPartitions(), len(userData), numMembers)
 	}
 	for p, m := range holder {
 		switch {
 		case m >= numMembers:
 			topic, id := ix.Partition(int32(p))
-			return fmt.Errorf("%w: %s/%d given to member number %d of %d", ErrIndexAnswer, topic, id, m, numMembers)
+			return fmt.Errorf("%w: %s/%d given to member number %d of %d", errDenseAnswer, topic, id, m, numMembers)
 		case m < -1:
 			holder[p] = -1
 		}

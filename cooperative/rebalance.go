@@ -49,7 +49,8 @@ func newRebalance(ix *dense.Index, cfg Config) *rebalance {
 	}
 }
 
-// split runs one rebalance; the sets are computed only when withSets is set.
+// split runs one rebalance of g; the sets are computed only when withSets
+// is set.
 func (w *wrapper) split(g assignor.Group, withSets bool) (Sets, assignor.Plan, error) {
 	if w.inner == nil {
 		return Sets{}, assignor.Plan{}, ErrNoInner
@@ -58,9 +59,17 @@ func (w *wrapper) split(g assignor.Group, withSets bool) (Sets, assignor.Plan, e
 	if err != nil {
 		return Sets{}, assignor.Plan{}, err
 	}
+	return w.splitIndex(index, withSets)
+}
+
+// splitIndex runs one rebalance of the group index describes.
+func (w *wrapper) splitIndex(index *assignor.Index, withSets bool) (Sets, assignor.Plan, error) {
+	if w.inner == nil {
+		return Sets{}, assignor.Plan{}, ErrNoInner
+	}
 	ix := dense.Of(index)
 	r := newRebalance(ix, w.cfg)
-	if err := r.readAnswer(w.inner, g); err != nil {
+	if err := r.readAnswer(w.inner, index); err != nil {
 		return Sets{}, assignor.Plan{}, &Error{Assignor: w.name, Err: err}
 	}
 	if len(r.violations) > 0 {

@@ -322,7 +322,7 @@ func TestSplitErrors(t *testing.T) {
 				h[2] = 2
 				return h, nil
 			}},
-			want:    ErrIndexAnswer,
+			want:    errDenseAnswer,
 			wantMsg: "t0/2 given to member number 2 of 2",
 		},
 		{
@@ -331,7 +331,7 @@ func TestSplitErrors(t *testing.T) {
 			inner: indexedHash{spoil: func(_ *dense.Index, h []int32) ([]int32, [][]byte) {
 				return h[:1], nil
 			}},
-			want:    ErrIndexAnswer,
+			want:    errDenseAnswer,
 			wantMsg: "1 holders for 4 partitions",
 		},
 		{
@@ -340,7 +340,7 @@ func TestSplitErrors(t *testing.T) {
 			inner: indexedHash{spoil: func(_ *dense.Index, h []int32) ([]int32, [][]byte) {
 				return h, [][]byte{nil}
 			}},
-			want:    ErrIndexAnswer,
+			want:    errDenseAnswer,
 			wantMsg: "1 user data entries for 2 members",
 		},
 		{

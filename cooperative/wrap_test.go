@@ -105,7 +105,7 @@ func (u userDataAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	return plan, err
 }
 
-// TestIndexUserDataForwarded: the user data of an IndexAssignor's answer
+// TestIndexUserDataForwarded: the user data of a dense answer (the fast path)
 // reaches the plan.
 func TestIndexUserDataForwarded(t *testing.T) {
 	g := assignor.Group{Members: []assignor.Member{member("m0", 1, "t0", ""), member("m1", 1, "t0", "")}, Topics: []assignor.Topic{topic("t0", 2)}}

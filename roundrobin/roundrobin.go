@@ -26,6 +26,7 @@ type roundRobin struct{}
 var (
 	_ assignor.ProtocolAssignor = roundRobin{}
 	_ assignor.BalancedAssignor = roundRobin{}
+	_ assignor.IndexAssignor    = roundRobin{}
 )
 
 func (roundRobin) Name() string { return Name }
@@ -42,11 +43,17 @@ func (roundRobin) Balanced() bool { return true }
 // the package documentation. It returns an error only when [assignor.NewIndex]
 // does (an empty or duplicate member ID, a bad topic). It costs
 // O(P + S + M log M) for P partitions, S subscription entries and M members.
-func (roundRobin) Assign(g assignor.Group) (assignor.Plan, error) {
+func (r roundRobin) Assign(g assignor.Group) (assignor.Plan, error) {
 	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		return assignor.Plan{}, err
 	}
+	return r.AssignIndex(ix)
+}
+
+// AssignIndex is Assign on the group ix describes (see
+// [assignor.IndexAssignor]). It never fails.
+func (roundRobin) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
 	ring := javaOrder(ix)
 	// ringSubscribers[t] are topic t's subscribers as ring positions,
 	// ascending. Walking the ring once appends them in order: O(M + S).

@@ -42,6 +42,7 @@ var (
 	_ assignor.BalancedAssignor             = (*Assignor)(nil)
 	_ assignor.StickyAssignor               = (*Assignor)(nil)
 	_ assignor.SubscriptionUserDataAssignor = (*Assignor)(nil)
+	_ assignor.IndexAssignor                = (*Assignor)(nil)
 )
 
 // New returns the sticky assignor with the default configuration.
@@ -71,10 +72,17 @@ func (*Assignor) Sticky() bool { return true }
 // mutate g and the plan does not alias it (topic name strings aside, which
 // are immutable).
 func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
-	index, err := assignor.NewIndex(g)
+	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		return assignor.Plan{}, err
 	}
+	return a.AssignIndex(ix)
+}
+
+// AssignIndex is Assign on the group ix describes (see
+// [assignor.IndexAssignor]); it fails only when some member's eager
+// user-data history cannot be indexed, which it cannot for an Index.
+func (a *Assignor) AssignIndex(index *assignor.Index) (assignor.Plan, error) {
 	ix, err := a.withHistory(dense.Of(index))
 	if err != nil {
 		return assignor.Plan{}, err
