@@ -13,7 +13,7 @@ import "slices"
 //
 // Optional abilities are separate interfaces found by type assertion:
 // [ProtocolAssignor], [BalancedAssignor], [StickyAssignor],
-// [SubscriptionUserDataAssignor] and [AssignmentObserver].
+// [IndexAssignor], [SubscriptionUserDataAssignor] and [AssignmentObserver].
 type Assignor interface {
 	// Name is the protocol name members advertise in JoinGroup, such as
 	// "roundrobin" or "cooperative-sticky".
@@ -72,6 +72,17 @@ type BalancedAssignor interface {
 type StickyAssignor interface {
 	Assignor
 	Sticky() bool
+}
+
+// IndexAssignor is an assignor that can assign from an [Index] built
+// elsewhere: by an adapter, from its client's decoded metadata, with an
+// [IndexBuilder], sparing the [Group] in between. AssignIndex(ix) must
+// return exactly what Assign(ix.Group()) returns; it must not keep ix. An
+// adapter that has an Index and an assignor without this ability calls
+// Assign(ix.Group()).
+type IndexAssignor interface {
+	Assignor
+	AssignIndex(ix *Index) (Plan, error)
 }
 
 // MemberState is what a member knows of itself when it joins: what it

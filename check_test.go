@@ -189,13 +189,44 @@ func TestCheckPlanInvalidGroup(t *testing.T) {
 	}
 }
 
-// TestCheckPlanErrorText pins that each violation names the member, the
-// partition and the claim's generation, with the assignor: prefix.
+// TestCheckPlanErrorText pins that each violation names the rule first
+// (with the assignor: prefix, once), then the partition, the member and the
+// claim's generation, and for a partition assigned twice both members.
 func TestCheckPlanErrorText(t *testing.T) {
 	t.Parallel()
-	err := assignor.CheckPlan(checkGroup(), plan(entry("a", tp("t0", 1)), entry("b", tp("t1", 0)), entry("c", tp("t0", 0))), assignor.Cooperative)
-	want := `assignor: member "c": t0/0 (generation 2): claimed partition assigned to a member that is not its valid owner`
-	if err == nil || err.Error() != want {
-		t.Errorf("error:\n%v\nwant:\n%s", err, want)
+	tests := []struct {
+		name  string
+		plan  assignor.Plan
+		want  string
+		other string
+	}{
+		{
+			name: "the safety rule",
+			plan: plan(entry("a", tp("t0", 1)), entry("b", tp("t1", 0)), entry("c", tp("t0", 0))),
+			want: `assignor: claimed partition assigned to a member that is not its valid owner: t0/0: member "c" (generation 2)`,
+		},
+		{
+			name:  "assigned twice names both members",
+			plan:  plan(entry("a", tp("t0", 0, 1)), entry("b", tp("t0", 1), tp("t1", 0))),
+			want:  `assignor: partition assigned to more than one member: t0/1: member "b" (generation 2) and member "a"`,
+			other: "a",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			g := checkGroup()
+			if tt.other != "" {
+				g.Members = g.Members[:2] // without c, b validly owns t0/2
+			}
+			err := assignor.CheckPlan(g, tt.plan, assignor.Cooperative)
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("error:\n%v\nwant:\n%s", err, tt.want)
+			}
+			var pe *assignor.PartitionError
+			if !errors.As(err, &pe) || pe.Other != tt.other {
+				t.Errorf("PartitionError %+v: Other = %q, want %q", pe, pe.Other, tt.other)
+			}
+		})
 	}
 }

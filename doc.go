@@ -16,6 +16,8 @@
 //     cooperative); [Protocols] reads them, defaulting to eager.
 //   - [BalancedAssignor], [StickyAssignor]: quality it promises, which the
 //     conformance kit (package assignortest) checks.
+//   - [IndexAssignor]: it assigns from an [Index] an adapter built with an
+//     [IndexBuilder] straight from its client's decoded metadata.
 //   - [SubscriptionUserDataAssignor], [AssignmentObserver]: member-side hooks
 //     that run on every member, not on the leader.
 //
@@ -30,12 +32,24 @@
 // metadata are kept apart. Every assignor in this module reads ownership from
 // the [Index] and nowhere else.
 //
+// # Writing an assignor on the Index
+//
+// An [Index] numbers members (by ID), topics (by name) and partitions
+// (flat, in topic then partition order), and answers with read-only slices
+// and numbers: [Index.Subscribers], [Index.TopicRange], [Index.Owner],
+// [Index.Claims]. An assignor that decides one holder per flat partition
+// returns [Index.PlanFromHolders], which builds a sorted plan that aliases
+// nothing; the package Example writes a range assignor that way, and
+// packages roundrobin and sticky are built on the same view.
+//
 // # Checking a plan
 //
 // [CheckPlan] returns every way a plan breaks the rules (double assignment,
-// non-subscriber, unknown member, outside the metadata, unassigned partition,
-// and for cooperative plans the safety rule), each naming the member, topic,
-// partition and generation at fault.
+// naming both members; non-subscriber, unknown member, outside the metadata,
+// unassigned partition, and for cooperative plans the safety rule), each
+// naming the member, topic, partition and generation at fault. The
+// cooperative wrapper applies the same rules, in the same code, to the
+// inner assignor's plan and to its own.
 //
 // # KIPs
 //

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/kgroup/assignor/internal/dense"
 )
 
 // Errors for a group that cannot be assigned at all, returned (wrapped in a
@@ -18,7 +20,7 @@ var (
 )
 
 // Plan violations, returned (wrapped in a [*PartitionError] or
-// [*MemberError]) by [CheckPlan].
+// [*MemberError]) by [CheckPlan] and by the cooperative wrapper.
 var (
 	ErrAssignedTwice   = errors.New("assignor: partition assigned to more than one member")
 	ErrNotSubscribed   = errors.New("assignor: partition assigned to a member that does not subscribe to its topic")
@@ -30,6 +32,12 @@ var (
 	ErrUnsorted        = errors.New("assignor: plan entries are not sorted")
 )
 
+// The errors' texts put the sentinel's first and the culprit after it, so
+// that no prefix is ever repeated or stripped:
+//
+//	assignor: duplicate member ID: member "b"
+//	assignor: partition assigned to more than one member: t/0: member "b" (generation 3) and member "a"
+
 // MemberError is an error about one member.
 type MemberError struct {
 	Member string
@@ -37,7 +45,7 @@ type MemberError struct {
 }
 
 func (e *MemberError) Error() string {
-	return prefixed(e.Err, "member "+strconv.Quote(e.Member))
+	return errorText(e.Err) + ": member " + strconv.Quote(e.Member)
 }
 
 func (e *MemberError) Unwrap() error { return e.Err }
@@ -49,7 +57,7 @@ type TopicError struct {
 }
 
 func (e *TopicError) Error() string {
-	return prefixed(e.Err, "topic "+strconv.Quote(e.Topic))
+	return errorText(e.Err) + ": topic " + strconv.Quote(e.Topic)
 }
 
 func (e *TopicError) Unwrap() error { return e.Err }
@@ -57,37 +65,110 @@ func (e *TopicError) Unwrap() error { return e.Err }
 // PartitionError is an error about one partition, and the member (and the
 // generation of its claim, where one is involved) at fault.
 type PartitionError struct {
-	Member     string
-	Topic      string
-	Partition  int32
-	Generation int32 // the member's claim generation, or NoGeneration
+	// Member is the member at fault, or "" when none is (a partition left
+	// unassigned).
+	Member string
+	// Other is, for [ErrAssignedTwice], the other member that holds the
+	// partition; otherwise "".
+	Other     string
+	Topic     string
+	Partition int32 // -1 for an error about a member's whole topic list (ErrUnsorted)
+	// Generation is the member's claim generation, or NoGeneration.
+	Generation int32
 	Err        error
 }
 
 func (e *PartitionError) Error() string {
-	where := e.Topic + "/" + itoa(int64(e.Partition))
-	if e.Partition < 0 && e.Err == ErrUnsorted {
-		where = "topic " + strconv.Quote(e.Topic)
+	var b strings.Builder
+	b.WriteString(errorText(e.Err))
+	b.WriteString(": ")
+	if e.Partition < 0 && errors.Is(e.Err, ErrUnsorted) {
+		b.WriteString("topic ")
+		b.WriteString(strconv.Quote(e.Topic))
+	} else {
+		b.WriteString(e.Topic)
+		b.WriteString("/")
+		b.WriteString(itoa(int64(e.Partition)))
 	}
 	if e.Member != "" {
-		where = "member " + strconv.Quote(e.Member) + ": " + where
+		b.WriteString(": member ")
+		b.WriteString(strconv.Quote(e.Member))
+		if e.Generation != NoGeneration {
+			b.WriteString(" (generation ")
+			b.WriteString(itoa(int64(e.Generation)))
+			b.WriteString(")")
+		}
 	}
-	if e.Generation != NoGeneration {
-		where += " (generation " + itoa(int64(e.Generation)) + ")"
+	if e.Other != "" {
+		b.WriteString(" and member ")
+		b.WriteString(strconv.Quote(e.Other))
 	}
-	return prefixed(e.Err, where)
+	return b.String()
 }
 
 func (e *PartitionError) Unwrap() error { return e.Err }
 
-// prefixed renders "assignor: where: rest" for an error whose text starts
-// with "assignor: ".
-func prefixed(err error, where string) string {
-	msg := "<nil>"
-	if err != nil {
-		msg = err.Error()
+func errorText(err error) string {
+	if err == nil {
+		return "assignor: <nil>"
 	}
-	return "assignor: " + where + ": " + strings.TrimPrefix(msg, "assignor: ")
+	return err.Error()
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// ruleErrors maps each rule of package dense to its sentinel.
+var ruleErrors = [...]error{
+	dense.EmptyMemberID:        ErrEmptyMemberID,
+	dense.DuplicateMember:      ErrDuplicateMember,
+	dense.EmptyTopicName:       ErrEmptyTopicName,
+	dense.DuplicateTopic:       ErrDuplicateTopic,
+	dense.ReplicaRacksMismatch: ErrReplicaRacks,
+	dense.AssignedTwice:        ErrAssignedTwice,
+	dense.NotSubscribed:        ErrNotSubscribed,
+	dense.UnknownMember:        ErrUnknownMember,
+	dense.DuplicateEntry:       ErrDuplicateMember,
+	dense.MissingMember:        ErrMissingMember,
+	dense.OutsideMetadata:      ErrOutsideMetadata,
+	dense.Unassigned:           ErrUnassigned,
+	dense.NotOwner:             ErrNotOwner,
+	dense.Unsorted:             ErrUnsorted,
+}
+
+// violationErrors converts violations of ix into the public error types,
+// joined with errors.Join; nil for none.
+func violationErrors(ix *dense.Index, vs []dense.Violation) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	errs := make([]error, len(vs))
+	for i, v := range vs {
+		errs[i] = violationError(ix, v)
+	}
+	return errors.Join(errs...)
+}
+
+// violationError converts one violation; ix may be nil for a violation that
+// names no member number (a group that could not be indexed).
+func violationError(ix *dense.Index, v dense.Violation) error {
+	err := ruleErrors[v.Rule]
+	member := v.MemberID
+	if v.Member >= 0 {
+		member = ix.Members[v.Member].ID
+	}
+	switch v.Rule {
+	case dense.EmptyTopicName, dense.DuplicateTopic, dense.ReplicaRacksMismatch:
+		return &TopicError{Topic: v.Topic, Err: err}
+	case dense.EmptyMemberID, dense.DuplicateMember, dense.UnknownMember, dense.DuplicateEntry, dense.MissingMember:
+		return &MemberError{Member: member, Err: err}
+	case dense.Unsorted:
+		if v.Topic == "" && v.Partition < 0 {
+			return &MemberError{Member: member, Err: err}
+		}
+	}
+	e := &PartitionError{Member: member, Topic: v.Topic, Partition: v.Partition, Generation: v.Generation, Err: err}
+	if v.Rule == dense.AssignedTwice && v.Other >= 0 {
+		e.Other = ix.Members[v.Other].ID
+	}
+	return e
+}

@@ -23,16 +23,21 @@ func (rangeAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	assigned := make([][]int32, len(ix.Members))
-	for t, subscribers := range ix.Subscribers {
-		first, n, k := int(ix.TopicStart[t]), int(ix.TopicStart[t+1]-ix.TopicStart[t]), len(subscribers)
+	holder := make([]int32, ix.NumPartitions()) // holder[p]: the member given flat partition p
+	for t := range int32(ix.NumTopics()) {
+		first, end := ix.TopicRange(t)
+		n, subscribers := end-first, ix.Subscribers(t)
+		k := int32(len(subscribers))
+		for p := first; p < end; p++ {
+			holder[p] = -1 // nobody subscribes
+		}
 		for i, m := range subscribers {
-			for p := first + i*n/k; p < first+(i+1)*n/k; p++ {
-				assigned[m] = append(assigned[m], int32(p))
+			for p := first + int32(i)*n/k; p < first+int32(i+1)*n/k; p++ {
+				holder[p] = m
 			}
 		}
 	}
-	return ix.Plan(assigned), nil
+	return ix.PlanFromHolders(holder), nil
 }
 
 // This example writes a small custom assignor and runs the conformance kit

@@ -209,15 +209,16 @@ func checkMoves(g assignor.Group, plan assignor.Plan) []error {
 		return []error{err}
 	}
 	owned := make(map[string]map[partitionKey]bool)
-	for p, m := range ix.Owner {
+	for p := range int32(ix.NumPartitions()) {
+		m := ix.Owner(p)
 		if m < 0 {
 			continue
 		}
-		id := ix.Members[m].ID
+		id := ix.Member(m).ID
 		if owned[id] == nil {
 			owned[id] = make(map[partitionKey]bool)
 		}
-		topic, pid := ix.Partition(int32(p))
+		topic, pid := ix.Partition(p)
 		owned[id][partitionKey{topic, pid}] = true
 	}
 	var errs []error

@@ -72,14 +72,14 @@ func inputOrderRoundRobin(g assignor.Group) (assignor.Plan, error) {
 	}
 	var ring []int32
 	for _, m := range g.Members {
-		i, _ := ix.Member(m.ID)
+		i, _ := ix.MemberNumber(m.ID)
 		ring = append(ring, i)
 	}
-	assigned := make([][]int32, len(ix.Members))
+	assigned := make([][]int32, ix.NumMembers())
 	next := 0
 	for p := range ix.NumPartitions() {
 		t := ix.TopicOf(int32(p))
-		if len(ix.Subscribers[t]) == 0 {
+		if len(ix.Subscribers(t)) == 0 {
 			continue
 		}
 		for !ix.Subscribes(ring[next], t) {
@@ -264,8 +264,13 @@ func broken() []struct {
 						return plan, err
 					}
 					assigned := flat(ix, plan)
-					for _, s := range ix.Stale {
-						assigned[s.Member] = append(assigned[s.Member], s.Partition)
+					// Hand every stale claimant what it claims.
+					for m := range int32(ix.NumMembers()) {
+						for _, p := range ix.Claims(m) {
+							if o := ix.Owner(p); o >= 0 && o != m {
+								assigned[m] = append(assigned[m], p)
+							}
+						}
 					}
 					out := ix.Plan(assigned)
 					out.FollowUp = plan.FollowUp
@@ -282,7 +287,7 @@ func broken() []struct {
 						assigned[m] = assigned[m][:0]
 					}
 					for p := range ix.NumPartitions() {
-						if subs := ix.Subscribers[ix.TopicOf(int32(p))]; len(subs) > 0 {
+						if subs := ix.Subscribers(ix.TopicOf(int32(p))); len(subs) > 0 {
 							assigned[subs[0]] = append(assigned[subs[0]], int32(p))
 						}
 					}

@@ -27,27 +27,28 @@ func (refSticky) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	subscribed := func(p int32) bool { return len(ix.Subscribers[ix.TopicOf(p)]) > 0 }
+	subscribed := func(p int32) bool { return len(ix.Subscribers(ix.TopicOf(p))) > 0 }
 	// Valid, still subscribed claims per member.
-	owned := make([][]int32, len(ix.Members))
+	owned := make([][]int32, ix.NumMembers())
 	assignable := 0
-	for p, m := range ix.Owner {
-		if subscribed(int32(p)) {
+	for p := range int32(ix.NumPartitions()) {
+		m := ix.Owner(p)
+		if subscribed(p) {
 			assignable++
 			if m >= 0 && ix.Subscribes(m, ix.TopicOf(int32(p))) {
-				owned[m] = append(owned[m], int32(p))
+				owned[m] = append(owned[m], p)
 			}
 		}
 	}
 	// Quotas: members with subscriptions share the partitions evenly; the
 	// one-more quotas go to the members owning most.
 	var active []int32
-	for m := range ix.Members {
-		if len(ix.Subscriptions[m]) > 0 {
+	for m := range ix.NumMembers() {
+		if len(ix.Subscriptions(int32(m))) > 0 {
 			active = append(active, int32(m))
 		}
 	}
-	quota := make([]int, len(ix.Members))
+	quota := make([]int, ix.NumMembers())
 	if len(active) > 0 {
 		slices.SortStableFunc(active, func(a, b int32) int { return cmp.Compare(len(owned[b]), len(owned[a])) })
 		base, extra := assignable/len(active), assignable%len(active)
@@ -58,7 +59,7 @@ func (refSticky) Assign(g assignor.Group) (assignor.Plan, error) {
 			}
 		}
 	}
-	assigned := make([][]int32, len(ix.Members))
+	assigned := make([][]int32, ix.NumMembers())
 	kept := make([]bool, ix.NumPartitions())
 	for m, ps := range owned {
 		for _, p := range ps[:min(len(ps), quota[m])] {
@@ -70,7 +71,7 @@ func (refSticky) Assign(g assignor.Group) (assignor.Plan, error) {
 		if kept[p] || !subscribed(int32(p)) {
 			continue
 		}
-		subs := ix.Subscribers[ix.TopicOf(int32(p))]
+		subs := ix.Subscribers(ix.TopicOf(int32(p)))
 		best := subs[0]
 		key := func(m int32) [2]int {
 			full := 0
@@ -115,7 +116,7 @@ func (c coop) Assign(g assignor.Group) (assignor.Plan, error) {
 	withheld := false
 	for m := range assigned {
 		assigned[m] = slices.DeleteFunc(assigned[m], func(p int32) bool {
-			owner := ix.Owner[p]
+			owner := ix.Owner(p)
 			if owner == assignor.Unclaimed || owner == int32(m) {
 				return false
 			}
@@ -131,14 +132,14 @@ func (c coop) Assign(g assignor.Group) (assignor.Plan, error) {
 // flat returns the flat partitions plan assigns to each member of ix; it
 // drops partitions outside the metadata and members not in the group.
 func flat(ix *assignor.Index, plan assignor.Plan) [][]int32 {
-	out := make([][]int32, len(ix.Members))
+	out := make([][]int32, ix.NumMembers())
 	for _, mp := range plan.Members {
-		m, ok := ix.Member(mp.Member)
+		m, ok := ix.MemberNumber(mp.Member)
 		if !ok {
 			continue
 		}
 		for _, tp := range mp.Assigned {
-			t, ok := ix.Topic(tp.Topic)
+			t, ok := ix.TopicNumber(tp.Topic)
 			if !ok {
 				continue
 			}

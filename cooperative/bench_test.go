@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
+	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/wire"
@@ -59,7 +60,7 @@ func benchGroups(b *testing.B, s benchShape) (settled, joined assignor.Group) {
 // encoding every member's assignment, the work no leader can avoid), in the
 // same binary on the same inputs; wrapper-only is the wrapper around a plan
 // computed beforehand, its own cost, and wrapper-only-indexed the same
-// through cooperative.IndexAssignor. Compare medians over -count runs:
+// through the dense fast path sticky uses. Compare medians over -count runs:
 //
 //	go test -run '^$' -bench BenchmarkWrap -count 6 ./cooperative/
 //
@@ -142,13 +143,13 @@ func BenchmarkWrap(b *testing.B) {
 			for p := range holder {
 				holder[p] = -1
 			}
-			for m, mem := range ix.Members {
-				mp, _ := innerPlan.Member(mem.ID)
+			for m := range int32(ix.NumMembers()) {
+				mp, _ := innerPlan.Member(ix.Member(m).ID)
 				for _, tp := range mp.Assigned {
-					t, _ := ix.Topic(tp.Topic)
+					t, _ := ix.TopicNumber(tp.Topic)
 					for _, id := range tp.Partitions {
 						p, _ := ix.Flat(t, id)
-						holder[p] = int32(m)
+						holder[p] = m
 					}
 				}
 			}
@@ -180,7 +181,7 @@ type fixedPlan struct{ plan assignor.Plan }
 func (fixedPlan) Name() string                                   { return "fixed" }
 func (f fixedPlan) Assign(assignor.Group) (assignor.Plan, error) { return f.plan, nil }
 
-// fixedIndexed answers through cooperative.IndexAssignor with holders
+// fixedIndexed answers through the dense fast path with holders
 // computed beforehand, copied (the wrapper takes the answer over), as an
 // inner assignor hands over the array it worked in.
 type fixedIndexed struct {
@@ -188,7 +189,7 @@ type fixedIndexed struct {
 	holder []int32
 }
 
-func (f fixedIndexed) AssignIndex(*assignor.Index) ([]int32, [][]byte, error) {
+func (f fixedIndexed) AssignDense(*dense.Index) ([]int32, [][]byte, error) {
 	return slices.Clone(f.holder), nil, nil
 }
 

@@ -112,8 +112,10 @@
 // Beyond the inner assignor, a rebalance costs one [assignor.NewIndex] and
 // O(P + C + R log T) for P partitions, C claims, R runs of one topic in one
 // member's lists and T topics, over flat arrays without maps; BenchmarkWrap
-// measures it next to the wire floor. An inner assignor that implements
-// [IndexAssignor] shares the wrapper's index instead of building its own.
+// measures it next to the wire floor. This module's sticky assignor answers
+// on the wrapper's index instead of building its own (an internal fast
+// path); any other inner assignor is called through Assign and its plan is
+// read back, checked by the same rules as [assignor.CheckPlan].
 //
 // # KIPs
 //

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
 )
 
 // parseTPs parses "t0[0 1] t1[2]" (the format of
@@ -72,17 +73,47 @@ func (hashAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	assigned := make([][]int32, len(ix.Members))
-	for t, subs := range ix.Subscribers {
-		if len(subs) == 0 {
-			continue
-		}
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			m := subs[(t+int(p))%len(subs)]
-			assigned[m] = append(assigned[m], p)
+	return ix.PlanFromHolders(hashHolders(publicView(ix), 0)), nil
+}
+
+// view is what the test assignors read of an index: the public
+// assignor.Index's or the dense one's.
+type view struct {
+	numPartitions, numTopics int
+	subscribers              func(t int32) []int32
+	topicRange               func(t int32) (first, end int32)
+	owner                    func(p int32) int32
+}
+
+func publicView(ix *assignor.Index) view {
+	return view{ix.NumPartitions(), ix.NumTopics(), ix.Subscribers, ix.TopicRange, ix.Owner}
+}
+
+func denseView(ix *dense.Index) view {
+	return view{
+		ix.NumPartitions(), len(ix.Topics),
+		func(t int32) []int32 { return ix.Subscribers[t] },
+		func(t int32) (int32, int32) { return ix.TopicStart[t], ix.TopicStart[t+1] },
+		func(p int32) int32 { return ix.Owner[p] },
+	}
+}
+
+// hashHolders gives each partition to one of its topic's subscribers,
+// chosen by (topic number + partition + shift) modulo their number, or -1
+// when the topic has none.
+func hashHolders(v view, shift int) []int32 {
+	holder := make([]int32, v.numPartitions)
+	for t := range int32(v.numTopics) {
+		first, end := v.topicRange(t)
+		subs := v.subscribers(t)
+		for p := first; p < end; p++ {
+			holder[p] = -1
+			if len(subs) > 0 {
+				holder[p] = subs[(int(t)+int(p)+shift)%len(subs)]
+			}
 		}
 	}
-	return ix.Plan(assigned), nil
+	return holder
 }
 
 // keepAssignor keeps every partition with its valid owner when the owner
@@ -100,20 +131,13 @@ func (keepAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	assigned := make([][]int32, len(ix.Members))
-	for t, subs := range ix.Subscribers {
-		if len(subs) == 0 {
-			continue
-		}
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			m := subs[(t+int(p))%len(subs)]
-			if o := ix.Owner[p]; o >= 0 && ix.Subscribes(o, int32(t)) {
-				m = o
-			}
-			assigned[m] = append(assigned[m], p)
+	holder := hashHolders(publicView(ix), 0)
+	for p := range int32(ix.NumPartitions()) {
+		if o := ix.Owner(p); o >= 0 && ix.Subscribes(o, ix.TopicOf(p)) {
+			holder[p] = o
 		}
 	}
-	return ix.Plan(assigned), nil
+	return ix.PlanFromHolders(holder), nil
 }
 
 // rotateAssignor shifts hashAssignor's choice by the number of claimed
@@ -129,20 +153,10 @@ func (rotateAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 		return assignor.Plan{}, err
 	}
 	shift := 0
-	for _, claims := range ix.Claims {
-		shift += len(claims)
+	for m := range int32(ix.NumMembers()) {
+		shift += len(ix.Claims(m))
 	}
-	assigned := make([][]int32, len(ix.Members))
-	for t, subs := range ix.Subscribers {
-		if len(subs) == 0 {
-			continue
-		}
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			m := subs[(t+int(p)+shift)%len(subs)]
-			assigned[m] = append(assigned[m], p)
-		}
-	}
-	return ix.Plan(assigned), nil
+	return ix.PlanFromHolders(hashHolders(publicView(ix), shift)), nil
 }
 
 // errAssignor fails.
@@ -195,28 +209,17 @@ func (messyAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	return plan, err
 }
 
-// indexedHash is hashAssignor answering through IndexAssignor as well; its
-// answer can be spoiled to test the checks.
+// indexedHash is hashAssignor answering through the dense fast path as
+// well; its answer can be spoiled to test the checks.
 type indexedHash struct {
 	hashAssignor
-	spoil func(ix *assignor.Index, holder []int32) ([]int32, [][]byte)
+	spoil func(ix *dense.Index, holder []int32) ([]int32, [][]byte)
 }
 
 func (indexedHash) Name() string { return "indexed-hash" }
 
-func (h indexedHash) AssignIndex(ix *assignor.Index) ([]int32, [][]byte, error) {
-	holder := make([]int32, ix.NumPartitions())
-	for p := range holder {
-		holder[p] = -1
-	}
-	for t, subs := range ix.Subscribers {
-		if len(subs) == 0 {
-			continue
-		}
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			holder[p] = subs[(t+int(p))%len(subs)]
-		}
-	}
+func (h indexedHash) AssignDense(ix *dense.Index) ([]int32, [][]byte, error) {
+	holder := hashHolders(denseView(ix), 0)
 	var userData [][]byte
 	if h.spoil != nil {
 		holder, userData = h.spoil(ix, holder)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/internal/rapidseed"
 	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/sticky"
@@ -35,7 +36,7 @@ var inners = []struct {
 	{name: "sticky", a: sticky.New(), quiet: true},
 	{name: "sticky, identical subscriptions", a: sticky.New(), stable: true, uniform: true},
 	{name: "hash", a: hashAssignor{}, stable: true},
-	{name: "hash through AssignIndex", a: indexedHash{}, stable: true},
+	{name: "hash through the dense fast path", a: indexedHash{}, stable: true},
 	{name: "messy (hash, lists out of order)", a: messyAssignor{}, stable: true},
 	{name: "keep (valid, unstable)", a: keepAssignor{}, quiet: true},
 	{name: "rotate (valid, unstable)", a: rotateAssignor{}},
@@ -264,16 +265,15 @@ func seq(n int) []int {
 func TestVerifyAgreesWithCheckPlan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := genGroup(t, false)
-		ix, err := assignor.NewIndex(g)
+		index, err := assignor.NewIndex(g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		innerPlan, err := hashAssignor{}.Assign(g)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ix := dense.Of(index)
 		r := newRebalance(ix, Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")})
-		r.readInner(innerPlan)
+		if err := r.readAnswer(hashAssignor{}, index); err != nil {
+			t.Fatal(err)
+		}
 		r.decide()
 		for p := range r.final {
 			if rapid.IntRange(0, 3).Draw(t, "corrupt") == 0 {
@@ -288,8 +288,9 @@ func TestVerifyAgreesWithCheckPlan(t *testing.T) {
 		for m := range r.reuse {
 			r.reuse[m] = false // build every list from the corrupted r.final
 		}
-		r.recount()
-		got := errLines(r.verify())
+		r.held = ix.CountSizes(r.final)
+		r.verify()
+		got := errLines(dense.Errors(ix, r.violations))
 		want := errLines(assignor.CheckPlan(g, r.plan(), assignor.Cooperative))
 		if !slices.Equal(got, want) {
 			t.Fatalf("verify:\n%s\nCheckPlan:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -307,9 +308,9 @@ func errLines(err error) []string {
 	return lines
 }
 
-// TestIndexAssignorMatchesAssign: an inner assignor answering through
-// IndexAssignor gives the same plans and sets as through Assign.
-func TestIndexAssignorMatchesAssign(t *testing.T) {
+// TestDenseAnswerMatchesAssign: an inner assignor answering through the
+// dense fast path gives the same plans and sets as through Assign.
+func TestDenseAnswerMatchesAssign(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := genGroup(t, false)
 		cfg := Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")}
@@ -319,7 +320,7 @@ func TestIndexAssignorMatchesAssign(t *testing.T) {
 		}
 		gotSets, got, err := SplitWithConfig(g, indexedHash{}, cfg)
 		if err != nil || got.String() != want.String() || gotSets.String() != wantSets.String() {
-			t.Fatalf("through AssignIndex:\n%s%s(err %v)\nthrough Assign:\n%s%s", got, gotSets, err, want, wantSets)
+			t.Fatalf("through AssignDense:\n%s%s(err %v)\nthrough Assign:\n%s%s", got, gotSets, err, want, wantSets)
 		}
 	})
 }
@@ -400,21 +401,4 @@ func drawAssignment(t *rapid.T, g assignor.Group) assignor.Plan {
 		plan.Members = append(plan.Members, assignor.MemberPlan{Member: m.ID, Assigned: shuffled})
 	}
 	return plan
-}
-
-// recount redoes the counts decide takes of r.final (r.held, r.heldRuns),
-// after a test changed r.final.
-func (r *rebalance) recount() {
-	r.count()
-	for t := range r.ix.Topics {
-		for p := r.ix.TopicStart[t]; p < r.ix.TopicStart[t+1]; p++ {
-			if m := r.final[p]; m >= 0 {
-				r.held[m]++
-				if r.lastTopic[m] != int32(t)+1 {
-					r.lastTopic[m] = int32(t) + 1
-					r.heldRuns[m]++
-				}
-			}
-		}
-	}
 }

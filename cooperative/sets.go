@@ -186,7 +186,7 @@ func (s *Sets) addOutside(r *rebalance) {
 	})
 	for i := 0; i < len(order); {
 		first := ix.Outside[order[i]]
-		e := Partition{Topic: first.Topic, Partition: first.Partition, Outside: first.Reason, Fate: Revoked}
+		e := Partition{Topic: first.Topic, Partition: first.Partition, Outside: assignor.OutsideReason(first.Reason), Fate: Revoked}
 		if first.Valid {
 			e.Owner = ix.Members[first.Member].ID
 		}

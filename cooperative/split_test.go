@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
 )
 
 // TestSplit pins every branch of the split and of the safety rule on small
@@ -281,21 +282,21 @@ func TestSplitErrors(t *testing.T) {
 			members: two,
 			inner:   planAssignor{"m0": "t0[0 1]", "m1": "t0[1]"},
 			want:    assignor.ErrAssignedTwice,
-			wantMsg: `member "m1": t0/1`,
+			wantMsg: `t0/1: member "m1"`,
 		},
 		{
 			name:    "inner assigns to a non-subscriber",
 			members: []assignor.Member{member("m0", 1, "t0", ""), member("m1", 1, "t1", "")},
 			inner:   planAssignor{"m0": "t0[0 1]", "m1": "t0[2]"},
 			want:    assignor.ErrNotSubscribed,
-			wantMsg: `member "m1": t0/2`,
+			wantMsg: `t0/2: member "m1"`,
 		},
 		{
 			name:    "inner assigns outside the metadata, not a give-back",
 			members: two,
 			inner:   planAssignor{"m0": "t0[0 1 2 9]"},
 			want:    assignor.ErrOutsideMetadata,
-			wantMsg: `member "m0": t0/9 (generation 1)`,
+			wantMsg: `t0/9: member "m0" (generation 1)`,
 		},
 		{
 			name:    "inner drops an unclaimed subscribed partition (caught by the self-check)",
@@ -305,41 +306,41 @@ func TestSplitErrors(t *testing.T) {
 			wantMsg: "t0/2",
 		},
 		{
-			name:    "AssignIndex: a partition given to a non-subscriber",
+			name:    "AssignDense: a partition given to a non-subscriber",
 			members: []assignor.Member{member("m0", 1, "t0", ""), member("m1", 1, "t1", "")},
-			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
+			inner: indexedHash{spoil: func(_ *dense.Index, h []int32) ([]int32, [][]byte) {
 				h[0] = 1
 				return h, nil
 			}},
 			want:    assignor.ErrNotSubscribed,
-			wantMsg: `member "m1": t0/0`,
+			wantMsg: `t0/0: member "m1"`,
 		},
 		{
-			name:    "AssignIndex: a member number out of range",
+			name:    "AssignDense: a member number out of range",
 			members: two,
-			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
+			inner: indexedHash{spoil: func(_ *dense.Index, h []int32) ([]int32, [][]byte) {
 				h[2] = 2
 				return h, nil
 			}},
-			want:    ErrIndexAnswer,
+			want:    errDenseAnswer,
 			wantMsg: "t0/2 given to member number 2 of 2",
 		},
 		{
-			name:    "AssignIndex: wrong length",
+			name:    "AssignDense: wrong length",
 			members: two,
-			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
+			inner: indexedHash{spoil: func(_ *dense.Index, h []int32) ([]int32, [][]byte) {
 				return h[:1], nil
 			}},
-			want:    ErrIndexAnswer,
+			want:    errDenseAnswer,
 			wantMsg: "1 holders for 4 partitions",
 		},
 		{
-			name:    "AssignIndex: wrong number of user data entries",
+			name:    "AssignDense: wrong number of user data entries",
 			members: two,
-			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
+			inner: indexedHash{spoil: func(_ *dense.Index, h []int32) ([]int32, [][]byte) {
 				return h, [][]byte{nil}
 			}},
-			want:    ErrIndexAnswer,
+			want:    errDenseAnswer,
 			wantMsg: "1 user data entries for 2 members",
 		},
 		{

@@ -75,6 +75,7 @@ var (
 	_ assignor.BalancedAssignor             = (*wrapper)(nil)
 	_ assignor.StickyAssignor               = (*wrapper)(nil)
 	_ assignor.SubscriptionUserDataAssignor = (*wrapper)(nil)
+	_ assignor.IndexAssignor                = (*wrapper)(nil)
 	_ assignor.AssignmentObserver           = observingWrapper{}
 )
 
@@ -129,6 +130,16 @@ func (w *wrapper) SubscriptionUserData(st assignor.MemberState) ([]byte, error) 
 // topic in one member's lists; no maps are used per partition.
 func (w *wrapper) Assign(g assignor.Group) (assignor.Plan, error) {
 	_, plan, err := w.split(g, false)
+	return plan, err
+}
+
+// AssignIndex is Assign on the group ix describes (see
+// [assignor.IndexAssignor]): an adapter that builds an [assignor.Index]
+// from its client's metadata spares the group and the wrapper's own index.
+// The inner assignor gets the index too when it can take it, and
+// ix.Group() otherwise.
+func (w *wrapper) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
+	_, plan, err := w.splitIndex(ix, false)
 	return plan, err
 }
 

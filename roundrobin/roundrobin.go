@@ -26,6 +26,7 @@ type roundRobin struct{}
 var (
 	_ assignor.ProtocolAssignor = roundRobin{}
 	_ assignor.BalancedAssignor = roundRobin{}
+	_ assignor.IndexAssignor    = roundRobin{}
 )
 
 func (roundRobin) Name() string { return Name }
@@ -42,32 +43,37 @@ func (roundRobin) Balanced() bool { return true }
 // the package documentation. It returns an error only when [assignor.NewIndex]
 // does (an empty or duplicate member ID, a bad topic). It costs
 // O(P + S + M log M) for P partitions, S subscription entries and M members.
-func (roundRobin) Assign(g assignor.Group) (assignor.Plan, error) {
+func (r roundRobin) Assign(g assignor.Group) (assignor.Plan, error) {
 	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	ring := javaOrder(ix.Members)
-	// position[m] is member m's place in the ring.
-	position := make([]int32, len(ring))
-	for pos, m := range ring {
-		position[m] = int32(pos)
-	}
+	return r.AssignIndex(ix)
+}
+
+// AssignIndex is Assign on the group ix describes (see
+// [assignor.IndexAssignor]). It never fails.
+func (roundRobin) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
+	ring := javaOrder(ix)
 	// ringSubscribers[t] are topic t's subscribers as ring positions,
 	// ascending. Walking the ring once appends them in order: O(M + S).
-	ringSubscribers := make([][]int32, len(ix.Topics))
+	ringSubscribers := make([][]int32, ix.NumTopics())
 	for pos, m := range ring {
-		for _, t := range ix.Subscriptions[m] {
+		for _, t := range ix.Subscriptions(m) {
 			ringSubscribers[t] = append(ringSubscribers[t], int32(pos))
 		}
 	}
 
-	assigned := make([][]int32, len(ix.Members))
+	holder := make([]int32, ix.NumPartitions())
 	next := int32(0) // the ring position Java's CircularIterator peeks at
-	for t := range ix.Topics {
-		subs := ringSubscribers[t]
+	for t, subs := range ringSubscribers {
+		first, end := ix.TopicRange(int32(t))
 		if len(subs) == 0 {
-			continue // nobody subscribes: Java never lists its partitions
+			// Nobody subscribes: Java never lists its partitions.
+			for p := first; p < end; p++ {
+				holder[p] = -1
+			}
+			continue
 		}
 		// Java skips members until it finds a subscriber, hands it the
 		// partition and steps past it. So within one topic the partitions go
@@ -76,35 +82,34 @@ func (roundRobin) Assign(g assignor.Group) (assignor.Plan, error) {
 		i, _ := slices.BinarySearch(subs, next)
 		i %= len(subs)
 		var last int32
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
+		for p := first; p < end; p++ {
 			last = subs[i]
-			m := ring[last]
-			assigned[m] = append(assigned[m], p)
+			holder[p] = ring[last]
 			i++
 			if i == len(subs) {
 				i = 0
 			}
 		}
-		if ix.TopicStart[t] < ix.TopicStart[t+1] {
+		if first < end {
 			next = (last + 1) % int32(len(ring))
 		}
 	}
-	return ix.Plan(assigned), nil
+	return ix.PlanFromHolders(holder), nil
 }
 
-// javaOrder returns the member numbers of ix.Members in the order Java's
+// javaOrder returns the member numbers of ix in the order Java's
 // AbstractPartitionAssignor.MemberInfo sorts them: static members (with an
 // instance ID) first, by instance ID, then dynamic members by member ID, each
 // compared as Java compares strings. Two members that share an instance ID (a
 // group the coordinator never forms) are ordered by member ID, where Java
 // would leave them in hash-map order.
-func javaOrder(members []*assignor.Member) []int32 {
-	ring := make([]int32, len(members))
+func javaOrder(ix *assignor.Index) []int32 {
+	ring := make([]int32, ix.NumMembers())
 	for i := range ring {
 		ring[i] = int32(i)
 	}
 	slices.SortFunc(ring, func(a, b int32) int {
-		ma, mb := members[a], members[b]
+		ma, mb := ix.Member(a), ix.Member(b)
 		staticA, staticB := ma.InstanceID != "", mb.InstanceID != ""
 		switch {
 		case staticA && staticB:

@@ -22,7 +22,7 @@ import (
 // handful of phases instead of one per unit of load.
 
 // optimalLoads returns one optimal load vector over the network hubs, on top
-// of nw.load (the settled single-member hubs), and the holdings behind it:
+// of net.load (the settled single-member hubs), and the holdings behind it:
 // held[g] partitions of hub-and-position g.
 //
 // It deals each hub, smallest subscriber set first, by water-filling (the
@@ -34,24 +34,24 @@ import (
 // reach them from a member two above). It stops when every member is
 // settled: then no improving chain exists, which is the optimality
 // condition for the sum of squares.
-func (nw *network) optimalLoads() (load, held []int32) {
-	pr := nw.pr
-	load = slices.Clone(nw.load)
-	held = make([]int32, len(nw.f.give))
-	order := make([]int32, len(nw.hubs))
+func (net *flowNetwork) optimalLoads() (load, held []int32) {
+	sol := net.sol
+	load = slices.Clone(net.load)
+	held = make([]int32, len(net.f.give))
+	order := make([]int32, len(net.hubs))
 	for j := range order {
 		order[j] = int32(j)
 	}
 	slices.SortStableFunc(order, func(a, b int32) int {
-		return cmp.Compare(len(pr.sets[pr.hubSet[nw.hubs[a]]]), len(pr.sets[pr.hubSet[nw.hubs[b]]]))
+		return cmp.Compare(len(sol.sets[sol.hubSet[net.hubs[a]]]), len(sol.sets[sol.hubSet[net.hubs[b]]]))
 	})
 	var scratch []int32
 	for _, j := range order {
-		h := nw.hubs[j]
-		set := pr.sets[pr.hubSet[h]]
-		scratch = waterFill(nw.size[j], set, load, held[nw.f.hubOff[h]:nw.f.hubOff[h+1]], scratch)
+		h := net.hubs[j]
+		set := sol.sets[sol.hubSet[h]]
+		scratch = waterFill(net.size[j], set, load, held[net.f.hubOff[h]:net.f.hubOff[h+1]], scratch)
 	}
-	nw.repair(load, held)
+	net.repair(load, held)
 	return load, held
 }
 
@@ -107,7 +107,7 @@ func waterFill(n int32, set, load, out, scratch []int32) []int32 {
 // exchange walks the exchange graph: from a member, to the hubs where it
 // holds partitions, to their subscribers.
 type exchange struct {
-	nw       *network
+	net      *flowNetwork
 	held     []int32
 	seen     []bool // members
 	hubSeen  []bool // network hubs
@@ -116,9 +116,9 @@ type exchange struct {
 	queue    []int32
 }
 
-func newExchange(nw *network, held []int32) *exchange {
-	M := nw.pr.members
-	return &exchange{nw: nw, held: held, seen: make([]bool, M), hubSeen: make([]bool, len(nw.hubs)), parent: make([]int32, M), parentAt: make([]int32, M)}
+func newExchange(net *flowNetwork, held []int32) *exchange {
+	numMembers := net.sol.members
+	return &exchange{net: net, held: held, seen: make([]bool, numMembers), hubSeen: make([]bool, len(net.hubs)), parent: make([]int32, numMembers), parentAt: make([]int32, numMembers)}
 }
 
 func (x *exchange) reset() {
@@ -131,17 +131,17 @@ func (x *exchange) reset() {
 // calling stop on each newly reached member; it returns the member stop
 // accepted, or -1.
 func (x *exchange) forward(blocked []bool, stop func(m int32) bool) int32 {
-	nw, pr := x.nw, x.nw.pr
+	net, sol := x.net, x.net.sol
 	for h := 0; h < len(x.queue); h++ {
 		u := x.queue[h]
-		for k := nw.memberHubFrom[u]; k < nw.memberHubFrom[u+1]; k++ {
-			j := nw.memberHub[k]
-			g := nw.f.hubOff[nw.hubs[j]] + nw.memberPos[k]
+		for k := net.memberHubFrom[u]; k < net.memberHubFrom[u+1]; k++ {
+			j := net.memberHub[k]
+			g := net.f.hubOff[net.hubs[j]] + net.memberPos[k]
 			if x.hubSeen[j] || x.held[g] == 0 {
 				continue
 			}
 			x.hubSeen[j] = true
-			for _, v := range pr.sets[pr.hubSet[nw.hubs[j]]] {
+			for _, v := range sol.sets[sol.hubSet[net.hubs[j]]] {
 				if x.seen[v] || (blocked != nil && blocked[v]) {
 					continue
 				}
@@ -161,18 +161,18 @@ func (x *exchange) forward(blocked []bool, stop func(m int32) bool) int32 {
 // it reaches every member that can pass a partition to one of them, and
 // calls found on each.
 func (x *exchange) backward(found func(m int32)) {
-	nw, pr := x.nw, x.nw.pr
+	net, sol := x.net, x.net.sol
 	for h := 0; h < len(x.queue); h++ {
 		w := x.queue[h]
-		for k := nw.memberHubFrom[w]; k < nw.memberHubFrom[w+1]; k++ {
-			j := nw.memberHub[k]
+		for k := net.memberHubFrom[w]; k < net.memberHubFrom[w+1]; k++ {
+			j := net.memberHub[k]
 			if x.hubSeen[j] {
 				continue
 			}
 			x.hubSeen[j] = true
-			h := nw.hubs[j]
-			off := nw.f.hubOff[h]
-			for i, u := range pr.sets[pr.hubSet[h]] {
+			h := net.hubs[j]
+			off := net.f.hubOff[h]
+			for i, u := range sol.sets[sol.hubSet[h]] {
 				if x.seen[u] || x.held[off+int32(i)] == 0 {
 					continue
 				}
@@ -186,18 +186,18 @@ func (x *exchange) backward(found func(m int32)) {
 
 // repair improves the water-filled loads to an optimal vector; see
 // optimalLoads.
-func (nw *network) repair(load, held []int32) {
-	pr := nw.pr
-	x := newExchange(nw, held)
-	settled := make([]bool, pr.members)
-	inNetwork := make([]bool, pr.members)
-	for m := range pr.members {
-		inNetwork[m] = nw.memberHubFrom[m+1] > nw.memberHubFrom[m]
+func (net *flowNetwork) repair(load, held []int32) {
+	sol := net.sol
+	x := newExchange(net, held)
+	settled := make([]bool, sol.members)
+	inNetwork := make([]bool, sol.members)
+	for m := range sol.members {
+		inNetwork[m] = net.memberHubFrom[m+1] > net.memberHubFrom[m]
 		settled[m] = !inNetwork[m]
 	}
 	for {
 		top := int32(-1)
-		for m := range pr.members {
+		for m := range sol.members {
 			if !settled[m] && load[m] > top {
 				top = load[m]
 			}
@@ -206,7 +206,7 @@ func (nw *network) repair(load, held []int32) {
 			return
 		}
 		x.reset()
-		for m := range pr.members {
+		for m := range sol.members {
 			if !settled[m] && load[m] == top {
 				x.seen[m] = true
 				x.parent[m] = -1
@@ -233,9 +233,9 @@ func (nw *network) repair(load, held []int32) {
 			g := x.parentAt[u]
 			held[g] -= amount
 			j := x.hubOf(g)
-			set := pr.sets[pr.hubSet[nw.hubs[j]]]
+			set := sol.sets[sol.hubSet[net.hubs[j]]]
 			i, _ := slices.BinarySearch(set, u)
-			held[nw.f.hubOff[nw.hubs[j]]+int32(i)] += amount
+			held[net.f.hubOff[net.hubs[j]]+int32(i)] += amount
 		}
 		load[src] -= amount
 		load[v] += amount
@@ -244,12 +244,12 @@ func (nw *network) repair(load, held []int32) {
 
 // hubOf returns the network hub of held slot g.
 func (x *exchange) hubOf(g int32) int32 {
-	nw := x.nw
-	j, found := slices.BinarySearchFunc(nw.hubs, g, func(h int32, g int32) int {
-		if nw.f.hubOff[h+1] <= g {
+	net := x.net
+	j, found := slices.BinarySearchFunc(net.hubs, g, func(h int32, g int32) int {
+		if net.f.hubOff[h+1] <= g {
 			return -1
 		}
-		if nw.f.hubOff[h] > g {
+		if net.f.hubOff[h] > g {
 			return 1
 		}
 		return 0
@@ -262,13 +262,13 @@ func (x *exchange) hubOf(g int32) int32 {
 
 // bands returns, for the optimal load vector load (with holdings held),
 // each member's lowest and highest load over all optimal plans.
-func (nw *network) bands(load, held []int32) (lo, hi []int32) {
-	pr := nw.pr
-	M := pr.members
+func (net *flowNetwork) bands(load, held []int32) (lo, hi []int32) {
+	sol := net.sol
+	numMembers := sol.members
 	lo, hi = slices.Clone(load), slices.Clone(load)
-	x := newExchange(nw, held)
+	x := newExchange(net, held)
 	var values []int32
-	for m := range M {
+	for m := range numMembers {
 		values = append(values, load[m])
 	}
 	slices.Sort(values)
@@ -281,7 +281,7 @@ func (nw *network) bands(load, held []int32) (lo, hi []int32) {
 		// Members at v reachable from members at v+1 can rise; members at
 		// v+1 that reach one at v can fall.
 		x.reset()
-		for m := range M {
+		for m := range numMembers {
 			if load[m] == v+1 {
 				x.seen[m] = true
 				x.parent[m] = -1
@@ -295,7 +295,7 @@ func (nw *network) bands(load, held []int32) (lo, hi []int32) {
 			return false
 		})
 		x.reset()
-		for m := range M {
+		for m := range numMembers {
 			if load[m] == v {
 				x.seen[m] = true
 				x.queue = append(x.queue, int32(m))

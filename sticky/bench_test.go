@@ -39,17 +39,14 @@ func quality(b *testing.B, g assignor.Group, a *Assignor) func() {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ix, err := assignor.NewIndex(g)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ix := denseIndex(b, g)
 	lo, hi := int(^uint(0)>>1), 0
 	moves, local, total := 0, 0, 0
 	for m, mp := range plan.Members {
 		lo, hi = min(lo, mp.NumAssigned()), max(hi, mp.NumAssigned())
 		rack := ix.Members[m].Rack
 		for _, tp := range mp.Assigned {
-			t, _ := ix.Topic(tp.Topic)
+			t, _ := ix.TopicNumber(tp.Topic)
 			for _, id := range tp.Partitions {
 				p, _ := ix.Flat(t, id)
 				total++

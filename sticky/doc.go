@@ -1,7 +1,7 @@
 // Package sticky is the reference sticky assignor (KIP-54): its plans are
 // optimal, not merely good, on balance, then rack locality, then movement,
-// and it runs in near-linear time (a million partitions in tens of
-// milliseconds). It is eager; cooperative.Wrap(sticky.New()) is
+// and it runs in near-linear time (see # Cost; measured figures are in
+// docs/sticky.md). It is eager; cooperative.Wrap(sticky.New()) is
 // cooperative-sticky.
 //
 // # What it optimises
@@ -31,7 +31,7 @@
 //
 // # History
 //
-// Ownership comes from [assignor.NewIndex]: a partition's valid owner is its
+// Ownership comes from [assignor.Index]: a partition's valid owner is its
 // unique highest-generation claimant; contested partitions (a tie at the top
 // generation) have no owner, and stale claims never count (KIP-341,
 // KIP-792). An owner that no longer subscribes to the topic is no owner.

@@ -1,8 +1,12 @@
 package sticky
 
-import "slices"
+import (
+	"slices"
 
-// expand turns class-level flows into concrete partitions in pr.assign.
+	"github.com/kgroup/assignor/internal/dense"
+)
+
+// expand turns class-level flows into concrete partitions in sol.assign.
 //
 // Keeping: an owner that keeps only part of a class keeps the partitions
 // aimed closest to it, that is with the smallest (distance from the
@@ -10,23 +14,23 @@ import "slices"
 // it keeps is spread over topics the way a fresh plan would spread it.
 //
 // Giving: each hub's pool (released and unowned partitions) is dealt by
-// [problem.deal], which is consistent under restriction: dealing any subset
+// [solver.deal], which is consistent under restriction: dealing any subset
 // of a pool with the counts it got the first time gives every partition of
 // the subset to the same member. That, with the stable quotas, is what makes
 // the plan stable for the cooperative follow-up round.
-func (pr *problem) expand(f *flows) {
-	ix := pr.ix
-	P := len(pr.partClass)
+func (sol *solver) expand(f *flows) {
+	ix := sol.ix
+	numPartitions := len(sol.partClass)
 	// partial[c] numbers the classes whose owner keeps some but not all.
-	partial := make([]int32, len(pr.classHub))
+	partial := make([]int32, len(sol.classHub))
 	var partialFrom []int32
 	var ownerPos []int32
-	for c, size := range pr.classSize {
+	for c, size := range sol.classSize {
 		partial[c] = -1
-		if o := pr.classOwner[c]; o >= 0 && f.keep[c] > 0 && f.keep[c] < size {
+		if o := sol.classOwner[c]; o >= 0 && f.keep[c] > 0 && f.keep[c] < size {
 			partial[c] = int32(len(partialFrom))
 			partialFrom = append(partialFrom, size)
-			set := pr.sets[pr.hubSet[pr.classHub[c]]]
+			set := sol.sets[sol.hubSet[sol.classHub[c]]]
 			i, _ := slices.BinarySearch(set, o)
 			ownerPos = append(ownerPos, int32(i))
 		}
@@ -40,26 +44,26 @@ func (pr *problem) expand(f *flows) {
 	if total == 0 {
 		// deal writes every entry of assign, each after reading the same
 		// entry of partClass and no other: one array serves both.
-		pr.assign = pr.partClass
-		pr.deal(f, partial, false)
-		pr.partClass = nil // it holds the assignment now
+		sol.assign = sol.partClass
+		sol.deal(f, partial, false)
+		sol.partClass = nil // it holds the assignment now
 		return
 	}
-	pr.assign = make([]int32, P)
+	sol.assign = make([]int32, numPartitions)
 	keys := make([]uint64, total)
 	fill := make([]int32, len(partialFrom))
 	for t := range ix.Topics {
-		s := pr.topicSet[t]
+		s := sol.topicSet[t]
 		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
 		for p := lo; p < hi; p++ {
-			c := pr.partClass[p]
-			pr.assign[p] = -1
+			c := sol.partClass[p]
+			sol.assign[p] = -1
 			if c < 0 || partial[c] < 0 {
 				continue
 			}
 			j := partial[c]
-			k := int32(len(pr.sets[s]))
-			d := (ownerPos[j] - pr.target(int32(t), p) + k) % k
+			k := int32(len(sol.sets[s]))
+			d := (ownerPos[j] - sol.target(int32(t), p) + k) % k
 			keys[partialFrom[j]+fill[j]] = uint64(d)<<32 | uint64(p)
 			fill[j]++
 		}
@@ -70,12 +74,12 @@ func (pr *problem) expand(f *flows) {
 		}
 		ks := keys[partialFrom[j] : partialFrom[j]+fill[j]]
 		slices.Sort(ks)
-		o := pr.classOwner[c]
+		o := sol.classOwner[c]
 		for _, key := range ks[:f.keep[c]] {
-			pr.assign[uint32(key)] = o
+			sol.assign[uint32(key)] = o
 		}
 	}
-	pr.deal(f, partial, true)
+	sol.deal(f, partial, true)
 }
 
 // deal gives every class that its owner keeps whole to the owner, and hands
@@ -101,15 +105,15 @@ func (pr *problem) expand(f *flows) {
 // M1 without room → M2. Dealing only {p2} with room [0 0 1] gives p2 → M2
 // again.
 //
-// With kept set, pr.assign already holds -1 or the owner for every
+// With kept set, sol.assign already holds -1 or the owner for every
 // partition; otherwise deal writes every entry.
-func (pr *problem) deal(f *flows, partial []int32, kept bool) {
-	ix := pr.ix
+func (sol *solver) deal(f *flows, partial []int32, kept bool) {
+	ix := sol.ix
 	// next[g]: for slot g (hub, position), the position to try after it:
 	// itself while it has room. left[h]: room left in hub h.
 	next := make([]int32, len(f.give))
-	left := make([]int32, len(pr.hubSet))
-	for h := range pr.hubSet {
+	left := make([]int32, len(sol.hubSet))
+	for h := range sol.hubSet {
 		off, k := f.hubOff[h], f.hubOff[h+1]-f.hubOff[h]
 		for i := range k {
 			next[off+i] = i
@@ -119,46 +123,43 @@ func (pr *problem) deal(f *flows, partial []int32, kept bool) {
 			left[h] += f.give[off+i]
 		}
 	}
-	// For a plan (pr.forPlan), its sizes are counted on the way: partitions
-	// and topic runs per member (see [problem.plan]).
-	count := pr.forPlan
+	// For a plan (sol.forPlan), its sizes are counted on the way: partitions
+	// and topic runs per member (see [solver.plan]).
+	count := sol.forPlan
 	var lastTopic []int32
 	if count {
-		M := pr.members
-		pr.idFrom = make([]int32, M+1)
-		pr.runFrom = make([]int32, M+1)
-		lastTopic = make([]int32, M)
-		for i := range lastTopic {
-			lastTopic[i] = -1
-		}
+		numMembers := sol.members
+		counts := make([]int32, 3*numMembers)
+		sol.sizes = dense.Sizes{Partitions: counts[:numMembers:numMembers], Runs: counts[numMembers : 2*numMembers : 2*numMembers]}
+		lastTopic = counts[2*numMembers:] // 1 + the topic of each member's last partition
 	}
 	for t := range ix.Topics {
-		s := pr.topicSet[t]
+		s := sol.topicSet[t]
 		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
 		if s < 0 {
 			for p := lo; p < hi; p++ {
-				pr.assign[p] = -1
+				sol.assign[p] = -1
 			}
 			continue
 		}
-		set := pr.sets[s]
+		set := sol.sets[s]
 		k := int32(len(set))
-		at := pr.topicOffset[t] % k // target of lo; advances with p
+		at := sol.topicOffset[t] % k // target of lo; advances with p
 		for p := lo; p < hi; p, at = p+1, at+1 {
 			if at == k {
 				at = 0
 			}
-			c := pr.partClass[p]
+			c := sol.partClass[p]
 			m := int32(-1)
-			switch o := pr.classOwner[c]; {
-			case kept && pr.assign[p] >= 0:
-				m = pr.assign[p] // kept by a partial owner
+			switch o := sol.classOwner[c]; {
+			case kept && sol.assign[p] >= 0:
+				m = sol.assign[p] // kept by a partial owner
 			case o >= 0 && partial[c] < 0 && f.keep[c] > 0:
 				m = o // the owner keeps the whole class
 			default:
-				h := pr.classHub[c]
+				h := sol.classHub[c]
 				if left[h] == 0 {
-					pr.assign[p] = -1 // the solver gave the pool too little room: a bug
+					sol.assign[p] = -1 // the solver gave the pool too little room: a bug
 					continue
 				}
 				off := f.hubOff[h]
@@ -170,12 +171,12 @@ func (pr *problem) deal(f *flows, partial []int32, kept bool) {
 					next[g] = (pos + 1) % k
 				}
 			}
-			pr.assign[p] = m
+			sol.assign[p] = m
 			if count {
-				pr.idFrom[m+1]++
-				if lastTopic[m] != int32(t) {
-					lastTopic[m] = int32(t)
-					pr.runFrom[m+1]++
+				sol.sizes.Partitions[m]++
+				if lastTopic[m] != int32(t)+1 {
+					lastTopic[m] = int32(t) + 1
+					sol.sizes.Runs[m]++
 				}
 			}
 		}

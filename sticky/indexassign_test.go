@@ -5,18 +5,18 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/cooperative"
+	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/internal/scenario"
 	"github.com/kgroup/assignor/sticky"
 )
 
-var _ cooperative.IndexAssignor = sticky.New()
+var _ dense.Assigner = sticky.New()
 
-// TestAssignIndexMatchesAssign pins AssignIndex's contract with the
+// TestAssignDenseMatchesAssign pins AssignDense's contract with the
 // cooperative wrapper: its holders are exactly Assign's plan, on every
 // benchmark scenario and on a group whose history travels only in eager
 // sticky user data (which the wrapper's index does not reflect).
-func TestAssignIndexMatchesAssign(t *testing.T) {
+func TestAssignDenseMatchesAssign(t *testing.T) {
 	groups := map[string]assignor.Group{}
 	for _, k := range scenario.Kinds() {
 		groups[k.String()] = scenario.Build(k, scenario.Shapes()[0])
@@ -43,18 +43,12 @@ func TestAssignIndexMatchesAssign(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			holder, userData, err := a.AssignIndex(ix)
+			holder, userData, err := a.AssignDense(dense.Of(ix))
 			if err != nil || userData != nil {
-				t.Fatalf("AssignIndex: user data %v, error %v", userData, err)
+				t.Fatalf("AssignDense: user data %v, error %v", userData, err)
 			}
-			lists := make([][]int32, len(ix.Members))
-			for p, m := range holder {
-				if m >= 0 {
-					lists[m] = append(lists[m], int32(p))
-				}
-			}
-			if got := ix.Plan(lists); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("AssignIndex differs from Assign:\n%s\nwant\n%s", got, want)
+			if got := ix.PlanFromHolders(holder); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("AssignDense differs from Assign:\n%s\nwant\n%s", got, want)
 			}
 		})
 	}

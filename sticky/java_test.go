@@ -273,7 +273,7 @@ func TestJavaScenarios(t *testing.T) {
 			}
 			if tc.moves >= 0 {
 				// The history the assignor saw, user data included.
-				in := newInstance(t, groupWithUserDataHistory(g))
+				in := newInstanceWithHistory(t, g)
 				if got := in.scoreOf(plan).moves; got != tc.moves {
 					t.Errorf("%d partitions left their valid owner, want %d", got, tc.moves)
 				}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
 )
 
 // score is a plan's quality in the order of the package documentation:
@@ -30,17 +31,36 @@ func (a score) better(b score) bool {
 
 // instance is a small group in dense form, for the brute-force oracle.
 type instance struct {
-	ix      *assignor.Index
+	ix      *dense.Index
 	parts   []int32   // subscribed flat partitions
 	options [][]int32 // per entry of parts: the subscribers
 	local   [][]bool  // per entry of parts, per member: rack-local
 }
 
 func newInstance(t fataler, g assignor.Group) *instance {
+	return instanceOf(denseIndex(t, g))
+}
+
+// newInstanceWithHistory is newInstance on the group as the assignor sees
+// it: members' eager user-data history included.
+func newInstanceWithHistory(t fataler, g assignor.Group) *instance {
+	ix, err := New().withHistory(denseIndex(t, g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return instanceOf(ix)
+}
+
+// denseIndex is g's index as the assignor gets it.
+func denseIndex(t fataler, g assignor.Group) *dense.Index {
 	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dense.Of(ix)
+}
+
+func instanceOf(ix *dense.Index) *instance {
 	in := &instance{ix: ix}
 	for tp := range ix.Topics {
 		subs := ix.Subscribers[tp]
@@ -106,7 +126,7 @@ func (in *instance) scoreOf(plan assignor.Plan) score {
 	}
 	for m, mp := range plan.Members {
 		for _, tp := range mp.Assigned {
-			t, _ := ix.Topic(tp.Topic)
+			t, _ := ix.TopicNumber(tp.Topic)
 			for _, id := range tp.Partitions {
 				p, _ := ix.Flat(t, id)
 				at[p] = int32(m)

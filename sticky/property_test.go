@@ -69,17 +69,14 @@ func drawGroup(t *rapid.T) assignor.Group {
 // minimises the sum of squares exactly when no member can pass a partition,
 // through a chain of subscribers, to a member with two or more fewer.
 func checkBalanced(t fataler, g assignor.Group, plan assignor.Plan) {
-	ix, err := assignor.NewIndex(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := denseIndex(t, g)
 	M := len(ix.Members)
 	load := make([]int, M)
 	holds := make([][]bool, M) // member -> topics it holds partitions of
 	for m, mp := range plan.Members {
 		holds[m] = make([]bool, len(ix.Topics))
 		for _, tp := range mp.Assigned {
-			tn, _ := ix.Topic(tp.Topic)
+			tn, _ := ix.TopicNumber(tp.Topic)
 			holds[m][tn] = true
 			load[m] += len(tp.Partitions)
 		}
@@ -176,14 +173,14 @@ func TestPropertyStable(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		ix, _ := assignor.NewIndex(g)
+		ix := denseIndex(rt, g)
 		next := withOwnership(g, p0, 10)
 		// Drop a random subset of what P did not leave with its valid owner.
 		for i := range next.Members {
 			m := &next.Members[i]
 			for j := range m.Owned {
 				tp := &m.Owned[j]
-				tn, _ := ix.Topic(tp.Topic)
+				tn, _ := ix.TopicNumber(tp.Topic)
 				tp.Partitions = slices.DeleteFunc(tp.Partitions, func(id int32) bool {
 					p, _ := ix.Flat(tn, id)
 					o := ix.Owner[p]
@@ -200,7 +197,7 @@ func TestPropertyStable(t *testing.T) {
 		if s0, s1 := in0.scoreOf(p0), in1.scoreOf(p1); s0.squares != s1.squares || s0.local != s1.local || s1.moves != 0 {
 			rt.Fatalf("follow-up plan scores %+v (moves must be 0), first plan %+v\n%s\nvs\n%s", s1, s0, p0, p1)
 		}
-		if pr := newProblem(in0.ix, true, false); pr.uniform() && p1.String() != p0.String() {
+		if sol := newSolver(in0.ix, true, false); sol.uniform() && p1.String() != p0.String() {
 			rt.Fatalf("uniform group: follow-up plan differs:\n%s\nvs\n%s", p0, p1)
 		}
 	})
@@ -273,13 +270,13 @@ func TestStableScenarios(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ix, _ := assignor.NewIndex(g)
+			ix := denseIndex(t, g)
 			next := withOwnership(g, p0, 2)
 			for i := range next.Members {
 				m := &next.Members[i]
 				for j := range m.Owned {
 					tp := &m.Owned[j]
-					tn, _ := ix.Topic(tp.Topic)
+					tn, _ := ix.TopicNumber(tp.Topic)
 					tp.Partitions = slices.DeleteFunc(tp.Partitions, func(id int32) bool {
 						p, _ := ix.Flat(tn, id)
 						o := ix.Owner[p]
@@ -298,7 +295,7 @@ func TestStableScenarios(t *testing.T) {
 			if s0, s1 := newInstance(t, g).scoreOf(p0), in1.scoreOf(p1); s0.squares != s1.squares || s0.local != s1.local {
 				t.Fatalf("follow-up quality %+v, first %+v", s1, s0)
 			}
-			if newProblem(ix, true, false).uniform() && p1.String() != p0.String() {
+			if newSolver(ix, true, false).uniform() && p1.String() != p0.String() {
 				t.Fatal("one hub: follow-up plan differs from the first")
 			}
 		})

@@ -22,14 +22,14 @@ func TestRackInterner(t *testing.T) {
 		for _, format := range formats {
 			t.Run(fmt.Sprintf("racks=%d/%s", n, format), func(t *testing.T) {
 				name := func(k int) string { return fmt.Sprintf(format, k) }
-				pr := &problem{rackIDs: map[string]int32{}, rackWords: (n + 63) / 64}
+				sol := &solver{rackIDs: map[string]int32{}, rackWords: (n + 63) / 64}
 				for k := range n {
-					pr.rackIDs[name(k)] = int32(k)
+					sol.rackIDs[name(k)] = int32(k)
 				}
-				var rk rackInterner
-				rk.init(pr)
-				if (rk.byMask != nil) != (n <= smallRacks) {
-					t.Fatalf("table path taken: %v", rk.byMask != nil)
+				var interner rackInterner
+				interner.init(sol)
+				if (interner.byMask != nil) != (n <= smallRacks) {
+					t.Fatalf("table path taken: %v", interner.byMask != nil)
 				}
 				want := map[string]int32{} // the set's member racks, sorted and joined
 				rng := rand.New(rand.NewPCG(1, uint64(n)))
@@ -38,7 +38,7 @@ func TestRackInterner(t *testing.T) {
 					for range rng.IntN(4) {
 						name := name(rng.IntN(n + 2)) // two racks no member has
 						racks = append(racks, name)
-						if _, ok := pr.rackIDs[name]; ok {
+						if _, ok := sol.rackIDs[name]; ok {
 							set = append(set, name)
 						}
 					}
@@ -49,7 +49,7 @@ func TestRackInterner(t *testing.T) {
 						id = int32(len(want))
 						want[key] = id
 					}
-					if got := rk.id(racks); got != id {
+					if got := interner.id(racks); got != id {
 						t.Fatalf("%q: rack set %d, want %d", racks, got, id)
 					}
 				}

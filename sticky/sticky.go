@@ -2,9 +2,11 @@ package sticky
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -40,6 +42,7 @@ var (
 	_ assignor.BalancedAssignor             = (*Assignor)(nil)
 	_ assignor.StickyAssignor               = (*Assignor)(nil)
 	_ assignor.SubscriptionUserDataAssignor = (*Assignor)(nil)
+	_ assignor.IndexAssignor                = (*Assignor)(nil)
 )
 
 // New returns the sticky assignor with the default configuration.
@@ -69,88 +72,100 @@ func (*Assignor) Sticky() bool { return true }
 // mutate g and the plan does not alias it (topic name strings aside, which
 // are immutable).
 func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
-	if !a.cfg.IgnoreUserData {
-		g = groupWithUserDataHistory(g)
-	}
 	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		return assignor.Plan{}, err
+	}
+	return a.AssignIndex(ix)
+}
+
+// AssignIndex is Assign on the group ix describes (see
+// [assignor.IndexAssignor]); it fails only when some member's eager
+// user-data history cannot be indexed, which it cannot for an Index.
+func (a *Assignor) AssignIndex(index *assignor.Index) (assignor.Plan, error) {
+	ix, err := a.withHistory(dense.Of(index))
 	if err != nil {
 		return assignor.Plan{}, err
 	}
 	return a.solve(ix, true).plan(), nil
 }
 
-// AssignIndex is Assign on the group ix was built from, answered as the
-// holder of each flat partition (a member number, or -1), so that the
-// cooperative wrapper, which has already indexed the group, need not index
-// it again (it finds this method by type assertion: see
-// cooperative.IndexAssignor). When members carry eager sticky user data
-// that ix does not reflect, it indexes the group with that history, as
-// Assign does; member and partition numbers are the same in both indexes.
-// The holder slice is the caller's; ix is neither mutated nor kept.
-func (a *Assignor) AssignIndex(ix *assignor.Index) ([]int32, [][]byte, error) {
-	if a.cfg.IgnoreUserData {
-		return a.solve(ix, false).assign, nil, nil
-	}
-	if members := withUserDataHistory(len(ix.Members), func(i int) *assignor.Member { return ix.Members[i] }); members != nil {
-		var err error
-		if ix, err = assignor.NewIndex(assignor.Group{Members: members, Topics: ix.Topics}); err != nil {
-			return nil, nil, err
-		}
+// AssignDense is the cooperative wrapper's fast path (package cooperative
+// finds it by type assertion): Assign on the index the wrapper has already
+// built, answered as the holder of each flat partition (a member number, or
+// -1). Its parameter's type is internal to this module, so no other module
+// can call it. The holder slice is the caller's; ix is neither mutated nor
+// kept.
+func (a *Assignor) AssignDense(ix *dense.Index) ([]int32, [][]byte, error) {
+	ix, err := a.withHistory(ix)
+	if err != nil {
+		return nil, nil, err
 	}
 	return a.solve(ix, false).assign, nil, nil
 }
 
-// solve runs the whole optimisation on ix; the answer is in pr.assign, and
-// with forPlan set pr.plan may be called.
-func (a *Assignor) solve(ix *assignor.Index, forPlan bool) *problem {
-	pr := newProblem(ix, !a.cfg.IgnoreRacks, forPlan)
+// solve runs the whole optimisation on ix; the answer is in sol.assign, and
+// with forPlan set sol.plan may be called.
+func (a *Assignor) solve(ix *dense.Index, forPlan bool) *solver {
+	sol := newSolver(ix, !a.cfg.IgnoreRacks, forPlan)
 	var f *flows
 	switch {
-	case len(pr.hubSet) == 0:
-		f = pr.newFlows()
-	case pr.uniform():
-		f = pr.solveUniform()
+	case len(sol.hubSet) == 0:
+		f = sol.newFlows()
+	case sol.uniform():
+		f = sol.solveUniform()
 	default:
-		f = pr.solveFlow()
+		f = sol.solveFlow()
 	}
-	pr.expand(f)
-	return pr
+	sol.expand(f)
+	return sol
 }
 
-// groupWithUserDataHistory returns g, or a shallow copy of it whose members
-// carry their user data history (see withUserDataHistory).
-func groupWithUserDataHistory(g assignor.Group) assignor.Group {
-	if members := withUserDataHistory(len(g.Members), func(i int) *assignor.Member { return &g.Members[i] }); members != nil {
-		g.Members = members
-	}
-	return g
-}
-
-// withUserDataHistory returns nil when no member of the n that member
-// returns claims nothing but carries eager sticky user data that claims
-// something; otherwise a copy of the members in which those claim what their
-// user data says, at its generation (each user data decoded once). Malformed
+// withHistory returns ix, or, when some member claims nothing but carries
+// eager sticky user data that claims something (the only history eager
+// `sticky` members before subscription v1 send), an index in which those
+// members claim what their user data says, at its generation. Malformed
 // user data is no history, never an error.
-func withUserDataHistory(n int, member func(i int) *assignor.Member) []assignor.Member {
-	var members []assignor.Member
-	for i := range n {
-		m := member(i)
-		if len(m.Owned) > 0 || len(m.UserData) == 0 {
+func (a *Assignor) withHistory(ix *dense.Index) (*dense.Index, error) {
+	if a.cfg.IgnoreUserData {
+		return ix, nil
+	}
+	var replace map[int32]dense.Reclaim
+	for m, mem := range ix.Members {
+		if len(mem.UserData) == 0 || len(ix.Claims[m]) > 0 {
 			continue
 		}
-		u, err := wire.DecodeStickyUserData(m.UserData)
+		if from, to := ix.OutsideRange(int32(m)); from < to {
+			continue
+		}
+		u, err := wire.DecodeStickyUserData(mem.UserData)
 		if err != nil || len(u.Owned) == 0 {
 			continue
 		}
-		if members == nil {
-			members = make([]assignor.Member, n)
-			for j := range n {
-				members[j] = *member(j)
+		if replace == nil {
+			replace = map[int32]dense.Reclaim{}
+		}
+		replace[int32(m)] = dense.Reclaim{Generation: u.Generation, Owned: ownedRuns(u.Owned)}
+	}
+	if replace == nil {
+		return ix, nil
+	}
+	reclaimed, v := ix.Reclaimed(replace)
+	if v != nil {
+		return nil, dense.Errors(ix, []dense.Violation{*v})
+	}
+	return reclaimed, nil
+}
+
+// ownedRuns yields each topic's partitions of owned.
+func ownedRuns(owned []assignor.TopicPartitions) iter.Seq2[string, []int32] {
+	return func(yield func(string, []int32) bool) {
+		for _, tp := range owned {
+			if !yield(tp.Topic, tp.Partitions) {
+				return
 			}
 		}
-		members[i].Owned, members[i].Generation = u.Owned, u.Generation
 	}
-	return members
 }
 
 // SubscriptionUserData returns the eager sticky user data for a member in

@@ -3,18 +3,18 @@ package sticky
 // uniform reports whether the fast path applies: one hub (every subscribed
 // topic has the same subscribers and, if racks are in play, the same rack
 // set) on which every subscriber has the same rack cost.
-func (pr *problem) uniform() bool {
-	if len(pr.hubSet) != 1 {
+func (sol *solver) uniform() bool {
+	if len(sol.hubSet) != 1 {
 		return false
 	}
-	if !pr.rackAware {
+	if !sol.rackAware {
 		return true
 	}
-	set := pr.sets[pr.hubSet[0]]
-	r := pr.hubRack[0]
-	first := pr.local(r, set[0])
+	set := sol.sets[sol.hubSet[0]]
+	r := sol.hubRack[0]
+	first := sol.local(r, set[0])
 	for _, m := range set[1:] {
-		if pr.local(r, m) != first {
+		if sol.local(r, m) != first {
 			return false
 		}
 	}
@@ -51,11 +51,11 @@ func (pr *problem) uniform() bool {
 // Each owner keeps min(owned, quota); the rest of what it owns, and every
 // unowned partition, goes to the pool, and each member takes quota − kept
 // from it.
-func (pr *problem) solveUniform() *flows {
-	f := pr.newFlows()
-	set := pr.sets[pr.hubSet[0]]
+func (sol *solver) solveUniform() *flows {
+	f := sol.newFlows()
+	set := sol.sets[sol.hubSet[0]]
 	k := int32(len(set))
-	pos := make([]int32, pr.members)
+	pos := make([]int32, sol.members)
 	for i, m := range set {
 		pos[m] = int32(i)
 	}
@@ -65,9 +65,9 @@ func (pr *problem) solveUniform() *flows {
 		ownClass[i] = -1
 	}
 	var n int32
-	for c, size := range pr.classSize {
+	for c, size := range sol.classSize {
 		n += size
-		if o := pr.classOwner[c]; o >= 0 {
+		if o := sol.classOwner[c]; o >= 0 {
 			own[pos[o]] = size
 			ownClass[pos[o]] = int32(c)
 		}

@@ -28,20 +28,21 @@ func (unstable) Assign(g assignor.Group) (assignor.Plan, error) {
 		return assignor.Plan{}, err
 	}
 	claims := 0
-	for _, c := range ix.Claims {
-		claims += len(c)
+	for m := range int32(ix.NumMembers()) {
+		claims += len(ix.Claims(m))
 	}
-	assigned := make([][]int32, len(ix.Members))
-	for t, subs := range ix.Subscribers {
-		if len(subs) == 0 {
-			continue
-		}
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			m := subs[(int(p)+claims)%len(subs)]
-			assigned[m] = append(assigned[m], p)
+	holder := make([]int32, ix.NumPartitions())
+	for t := range int32(ix.NumTopics()) {
+		first, end := ix.TopicRange(t)
+		subs := ix.Subscribers(t)
+		for p := first; p < end; p++ {
+			holder[p] = -1
+			if len(subs) > 0 {
+				holder[p] = subs[(int(p)+claims)%len(subs)]
+			}
 		}
 	}
-	return ix.Plan(assigned), nil
+	return ix.PlanFromHolders(holder), nil
 }
 
 func propertyFactories() map[string]groupsim.Factory {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
 )
 
 // TestBuild pins the shape of every scenario on a small shape: member count,
@@ -25,10 +26,11 @@ func TestBuild(t *testing.T) {
 			if len(g.Members) != wantMembers {
 				t.Fatalf("%d members, want %d", len(g.Members), wantMembers)
 			}
-			ix, err := assignor.NewIndex(g)
+			index, err := assignor.NewIndex(g)
 			if err != nil {
 				t.Fatal(err)
 			}
+			ix := dense.Of(index)
 			if ix.NumPartitions() != s.Partitions() {
 				t.Fatalf("%d partitions, want %d", ix.NumPartitions(), s.Partitions())
 			}

@@ -1,0 +1,181 @@
+package cooperative
+
+import (
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
+)
+
+// rebalance is one cooperative rebalance worked out on the index's flat
+// partition numbers. Every per-partition array is indexed by flat partition
+// number; every per-claim array by position in ix.Outside.
+type rebalance struct {
+	ix  *dense.Index
+	cfg Config
+	// target[p] is the member the inner assignor gave partition p, or -1.
+	target []int32
+	// final[p] is the member that holds p after this round, or -1. Without
+	// sets to build, it is target's own array, overwritten by decide.
+	final []int32
+	// innerBack[i]: the inner assignor itself assigned the outside claim
+	// ix.Outside[i] to its claimer (allowed when the claimer is its valid
+	// owner and subscribes to the topic).
+	innerBack []bool
+	// back[i]: ix.Outside[i] is in its claimer's plan this round.
+	back []bool
+	// innerLists[m] is member m's Assigned in the inner plan; reuse[m]
+	// reports that it is canonical (topics and partitions strictly
+	// increasing, no empty entry, all inside the metadata) and that this
+	// round neither withholds from it nor gives back to it, so the plan can
+	// return it as it is.
+	innerLists [][]assignor.TopicPartitions
+	reuse      []bool
+	userData   [][]byte
+	withheld   int
+	// violations of the inner answer, or of the decided round.
+	violations []dense.Violation
+	// held counts, as decide leaves them, how many partitions r.final gives
+	// each member and in how many topic runs; plan sizes its lists from it.
+	held dense.Sizes
+}
+
+func newRebalance(ix *dense.Index, cfg Config) *rebalance {
+	return &rebalance{
+		ix:         ix,
+		cfg:        cfg,
+		back:       make([]bool, len(ix.Outside)),
+		innerLists: make([][]assignor.TopicPartitions, len(ix.Members)),
+		reuse:      make([]bool, len(ix.Members)),
+		userData:   make([][]byte, len(ix.Members)),
+	}
+}
+
+// split runs one rebalance of g; the sets are computed only when withSets
+// is set.
+func (w *wrapper) split(g assignor.Group, withSets bool) (Sets, assignor.Plan, error) {
+	if w.inner == nil {
+		return Sets{}, assignor.Plan{}, ErrNoInner
+	}
+	index, err := assignor.NewIndex(g)
+	if err != nil {
+		return Sets{}, assignor.Plan{}, err
+	}
+	return w.splitIndex(index, withSets)
+}
+
+// splitIndex runs one rebalance of the group index describes.
+func (w *wrapper) splitIndex(index *assignor.Index, withSets bool) (Sets, assignor.Plan, error) {
+	if w.inner == nil {
+		return Sets{}, assignor.Plan{}, ErrNoInner
+	}
+	ix := dense.Of(index)
+	r := newRebalance(ix, w.cfg)
+	if err := r.readAnswer(w.inner, index); err != nil {
+		return Sets{}, assignor.Plan{}, &Error{Assignor: w.name, Err: err}
+	}
+	if len(r.violations) > 0 {
+		return Sets{}, assignor.Plan{}, r.err(w.name)
+	}
+	if withSets {
+		// The sets need the inner plan's targets after the decision.
+		r.final = make([]int32, ix.NumPartitions())
+	}
+	r.decide()
+	if r.verify(); len(r.violations) > 0 {
+		return Sets{}, assignor.Plan{}, r.err(w.name)
+	}
+	plan := r.plan()
+	var sets Sets
+	if withSets {
+		sets = r.sets()
+	}
+	return sets, plan, nil
+}
+
+func (r *rebalance) err(name string) error {
+	return &Error{Assignor: name, Err: dense.Errors(r.ix, r.violations)}
+}
+
+// decide applies the safety rule and the give-back rule to every partition,
+// filling r.final, r.back and r.withheld. For partition p with target X
+// (the inner assignor's choice) and valid owner O:
+//
+//	claimed by nobody, X chosen:  ready-to-migrate, X gets it now
+//	O == X:                       maybe-revoking, kept by O
+//	claimed, X chosen, O != X:    maybe-revoking, withheld: nobody gets it,
+//	                              every claimant revokes it (O may be
+//	                              Contested: then nobody is its owner)
+//	claimed, no X:                unknown-but-owned, given back to O if O
+//	                              still subscribes (and the config allows),
+//	                              else revoked
+//
+// Example, M0 valid owner of t0p0 and t0p1, stale M1 claims t0p1, the inner
+// plan is M0: t0p0, M1: t0p1, M2: t0p2 (unclaimed): M0 keeps t0p0, t0p1 is
+// withheld from M1 because M0 still holds it (both revoke it), M2 gets t0p2
+// now.
+//
+// r.final may be r.target's own array (each partition's target is read
+// before its decision is written), unless the caller set it beforehand.
+func (r *rebalance) decide() {
+	ix := r.ix
+	if r.final == nil {
+		r.final = r.target
+	}
+	held := ix.NewSizeCounter()
+	for t := range ix.Topics {
+		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
+			to, owner := r.target[p], ix.Owner[p]
+			m := int32(-1)
+			switch {
+			case to >= 0 && (owner == dense.Unclaimed || owner == to):
+				m = to
+			case to >= 0:
+				r.withheld++
+				r.reuse[to] = false
+			case owner >= 0 && !r.cfg.RevokeUnknown && ix.Subscribes(owner, int32(t)):
+				m = owner
+				r.reuse[owner] = false
+			}
+			r.final[p] = m
+			if m >= 0 {
+				held.Add(m, int32(t))
+			}
+		}
+	}
+	r.held = held.Sizes
+	r.decideOutside()
+}
+
+// decideOutside gives back each valid outside claim whose partition could
+// exist to its claimer, if it still subscribes and the config allows; the
+// inner assignor's own give-backs stand.
+func (r *rebalance) decideOutside() {
+	lastMember, lastTopic, lastSubscribes := int32(-1), "", false
+	for i, oc := range r.ix.Outside {
+		if r.innerBack[i] {
+			r.back[i] = true
+			continue
+		}
+		if r.cfg.RevokeUnknown || !oc.Valid || !r.ix.CouldExist(oc) {
+			continue
+		}
+		if oc.Member != lastMember || oc.Topic != lastTopic {
+			lastMember, lastTopic, lastSubscribes = oc.Member, oc.Topic, r.ix.SubscribesByName(oc.Member, oc.Topic)
+		}
+		r.back[i] = lastSubscribes
+		if lastSubscribes {
+			r.reuse[oc.Member] = false
+		}
+	}
+}
+
+// verify checks the decided round (r.final and r.back, from which the plan
+// is built) against the rules of [assignor.CheckPlan] for the cooperative
+// protocol — the same code: a claimed partition is held only by its valid
+// owner, only by a subscriber, an outside claim only by its valid claimer
+// still subscribed, and every unclaimed partition of a subscribed topic is
+// held. The other rules (one entry per member, sorted lists, no partition
+// held twice) hold by construction of r.final, an array with one holder per
+// partition.
+func (r *rebalance) verify() {
+	r.violations = r.ix.Check(r.final, r.back, dense.CooperativePlan)
+}

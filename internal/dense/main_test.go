@@ -1,0 +1,9 @@
+package dense
+
+import (
+	"testing"
+
+	"github.com/kgroup/assignor/internal/rapidseed"
+)
+
+func TestMain(m *testing.M) { rapidseed.Main(m) }
