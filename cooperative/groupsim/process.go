@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative/member"
+	"github.com/kgroup/assignor/internal/fnv1a"
 )
 
 // process is one incarnation of a simulated member: a consumer process
@@ -91,11 +92,7 @@ func (s *Sim) startProcess(name string, cfg MemberConfig, incarnation int) (*pro
 // processes started at different moments do: a deterministic fraction of
 // the interval derived from the process name (FNV-1a).
 func phase(id string, interval time.Duration) time.Duration {
-	h := uint64(14695981039346656037)
-	for i := range len(id) {
-		h = (h ^ uint64(id[i])) * 1099511628211
-	}
-	return time.Duration(h % uint64(max(interval, 1)))
+	return time.Duration(fnv1a.String(id) % uint64(max(interval, 1)))
 }
 
 // scheduleHeartbeat runs the heartbeat loop: the first tick after first,
