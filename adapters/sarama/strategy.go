@@ -3,7 +3,6 @@ package sarama
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
 
@@ -205,7 +204,7 @@ func (s *observerStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssig
 	if assignment == nil {
 		return
 	}
-	s.obs.OnAssignment(topicPartitions(assignment.Topics), slices.Clone(assignment.UserData), generationID)
+	s.obs.OnAssignment(assignor.TopicPartitionsFromMap(assignment.Topics), slices.Clone(assignment.UserData), generationID)
 }
 
 // memberStrategy adds both member-side hooks for an assignor that supplies
@@ -252,10 +251,10 @@ func (s *memberStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignm
 	if assignment == nil {
 		return
 	}
-	owned := topicPartitions(assignment.Topics)
+	owned := assignor.TopicPartitionsFromMap(assignment.Topics)
 	s.stateMu.Lock()
 	if !s.shared && s.generation != assignor.NoGeneration &&
-		(generationID < s.generation || generationID == s.generation && !equalTopicPartitions(owned, s.owned)) {
+		(generationID < s.generation || generationID == s.generation && !assignor.EqualTopicPartitions(owned, s.owned)) {
 		s.shared = true
 		s.logf("assignor: sarama adapter: %s: assignment for generation %d after generation %d: is the strategy shared by several members? From now on its subscription user data carries no history",
 			s.a.Name(), generationID, s.generation)
@@ -265,26 +264,4 @@ func (s *memberStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignm
 	if s.obs != nil {
 		s.obs.OnAssignment(assignor.CloneTopicPartitions(owned), slices.Clone(assignment.UserData), generationID)
 	}
-}
-
-// topicPartitions converts sarama's topic → partitions map to a list sorted by
-// topic, each partition list sorted and deduplicated; empty topics are left
-// out. It never aliases m.
-func topicPartitions(m map[string][]int32) []assignor.TopicPartitions {
-	var out []assignor.TopicPartitions
-	for _, topic := range slices.Sorted(maps.Keys(m)) {
-		ps := slices.Clone(m[topic])
-		slices.Sort(ps)
-		ps = slices.Compact(ps)
-		if len(ps) > 0 {
-			out = append(out, assignor.TopicPartitions{Topic: topic, Partitions: ps})
-		}
-	}
-	return out
-}
-
-func equalTopicPartitions(a, b []assignor.TopicPartitions) bool {
-	return slices.EqualFunc(a, b, func(x, y assignor.TopicPartitions) bool {
-		return x.Topic == y.Topic && slices.Equal(x.Partitions, y.Partitions)
-	})
 }

@@ -167,10 +167,10 @@ func (p *process) do(a member.Action) {
 		}
 		p.updateIdle()
 	case member.OnRevoked:
-		s.acct.revoked += len(flatten(a.Partitions))
+		s.acct.revoked += assignor.CountPartitions(a.Partitions)
 		s.tracef("%s revoked %s", p.id(), fmtSet(a.Partitions))
 	case member.OnLost:
-		s.acct.lost += len(flatten(a.Partitions))
+		s.acct.lost += assignor.CountPartitions(a.Partitions)
 		s.tracef("%s lost %s", p.id(), fmtSet(a.Partitions))
 	case member.OnAssignment:
 		if o, ok := p.assignor(p.lastJoin.protocol).(assignor.AssignmentObserver); ok {

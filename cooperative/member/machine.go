@@ -262,9 +262,9 @@ func (m *Machine) syncResponse(ev SyncResponse) []Action {
 //
 //	owned [t0p0 t0p1], assigned [t0p1 t0p2]: revoked [t0p0], added [t0p2]
 func (m *Machine) assign(ev SyncResponse) []Action {
-	assigned := normalize(ev.Assigned)
-	revoked := minus(m.owned, assigned)
-	added := minus(assigned, m.owned)
+	assigned := assignor.NormalizeTopicPartitions(ev.Assigned)
+	revoked := assignor.SubtractTopicPartitions(m.owned, assigned)
+	added := assignor.SubtractTopicPartitions(assigned, m.owned)
 	var acts []Action
 	if len(revoked) > 0 {
 		acts = append(acts, m.revoke(revoked)...)
@@ -289,7 +289,7 @@ func (m *Machine) assign(ev SyncResponse) []Action {
 // revoke gives up ps (a subset of owned) in order: stop delivery, the revoked
 // callback, the final commit. It removes ps from owned.
 func (m *Machine) revoke(ps []assignor.TopicPartitions) []Action {
-	m.owned = minus(m.owned, ps)
+	m.owned = assignor.SubtractTopicPartitions(m.owned, ps)
 	return []Action{
 		StopDelivery{Partitions: assignor.CloneTopicPartitions(ps)},
 		OnRevoked{Partitions: assignor.CloneTopicPartitions(ps)},
@@ -374,4 +374,16 @@ func (m *Machine) leave() []Action {
 
 func (m *Machine) stopError(code ErrorCode, err error) error {
 	return &StopError{MemberID: m.memberID, InstanceID: m.instanceID, Generation: m.generation, Code: code, Err: err}
+}
+
+// outsideTopics returns the part of the canonical set tps whose topics are not
+// in topics, as a new canonical set (nil if empty).
+func outsideTopics(tps []assignor.TopicPartitions, topics []string) []assignor.TopicPartitions {
+	var out []assignor.TopicPartitions
+	for _, tp := range tps {
+		if !slices.Contains(topics, tp.Topic) {
+			out = append(out, assignor.TopicPartitions{Topic: tp.Topic, Partitions: slices.Clone(tp.Partitions)})
+		}
+	}
+	return out
 }

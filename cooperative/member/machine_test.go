@@ -383,28 +383,3 @@ func TestActionsDoNotAlias(t *testing.T) {
 		t.Fatalf("join answer: %v", acts)
 	}
 }
-
-func TestSets(t *testing.T) {
-	tests := []struct {
-		name    string
-		a, b    []assignor.TopicPartitions
-		minus   string
-		normalA string
-	}{
-		{name: "disjoint topics", a: set(tp("t1", 2, 1), tp("t0", 0)), b: set(tp("t2", 0)), minus: "t0[0] t1[1 2]", normalA: "t0[0] t1[1 2]"},
-		{name: "overlap", a: set(tp("t0", 0, 1, 2)), b: set(tp("t0", 1)), minus: "t0[0 2]", normalA: "t0[0 1 2]"},
-		{name: "merge duplicates", a: set(tp("t0", 1), tp("t0", 1, 0), tp("t1")), b: nil, minus: "t0[0 1]", normalA: "t0[0 1]"},
-		{name: "all removed", a: set(tp("t0", 1)), b: set(tp("t0", 0, 1)), minus: "", normalA: "t0[1]"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a, b := normalize(tt.a), normalize(tt.b)
-			if got := assignor.FormatTopicPartitions(a); got != tt.normalA {
-				t.Errorf("normalize = %s, want %s", got, tt.normalA)
-			}
-			if got := assignor.FormatTopicPartitions(minus(a, b)); got != tt.minus {
-				t.Errorf("minus = %s, want %s", got, tt.minus)
-			}
-		})
-	}
-}

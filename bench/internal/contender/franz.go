@@ -42,7 +42,7 @@ func (r *franzRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ i
 	for i, m := range members {
 		jm := kmsg.NewJoinGroupResponseMember()
 		jm.MemberID = m.ID
-		jm.ProtocolMetadata = r.balancer.JoinGroupMetadata(m.Topics, ownedMap(m.Owned), m.Generation)
+		jm.ProtocolMetadata = r.balancer.JoinGroupMetadata(m.Topics, assignor.TopicPartitionsMap(m.Owned), m.Generation)
 		r.members[i] = jm
 	}
 	return nil

@@ -66,7 +66,7 @@ func (r *SaramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, ge
 	r.resp = sarama.JoinGroupResponse{Members: make([]sarama.GroupMember, len(members))}
 	for i, m := range members {
 		s := r.NewStrategy()
-		owned := ownedMap(m.Owned)
+		owned := assignor.TopicPartitionsMap(m.Owned)
 		if ob, ok := s.(sarama.OnAssignmentBalanceStrategy); ok && m.Generation >= 0 {
 			ob.OnAssignment(&sarama.ConsumerGroupMemberAssignment{Topics: owned, UserData: m.AssignmentUserData}, m.Generation)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -158,7 +159,7 @@ func (h *Harness) observeSync(req kmsg.Request) (kmsg.Response, error, bool) {
 	if !ok || r.Group != h.opts.Group || len(r.GroupAssignment) == 0 {
 		return nil, nil, false
 	}
-	s := Sync{At: time.Now(), Generation: r.Generation, Leader: r.MemberID, Plan: map[string][]TP{}}
+	s := Sync{At: time.Now(), Generation: r.Generation, Leader: r.MemberID, Plan: map[string][]assignor.TopicPartitions{}}
 	if r.Protocol != nil {
 		s.Protocol = *r.Protocol
 	}
@@ -168,7 +169,7 @@ func (h *Harness) observeSync(req kmsg.Request) (kmsg.Response, error, bool) {
 			s.Undecoded = append(s.Undecoded, a.MemberID)
 			continue
 		}
-		s.Plan[a.MemberID] = planOf(dec.Partitions)
+		s.Plan[a.MemberID] = assignor.NormalizeTopicPartitions(dec.Partitions)
 	}
 	h.rec.sync(s)
 	return nil, nil, false
@@ -366,7 +367,7 @@ func (h *Harness) converged(owner map[TP]string) bool {
 	members := map[string]bool{}
 	for name, tps := range plan {
 		members[identity[name]] = true
-		for _, tp := range tps {
+		for tp := range tpsOf(tps) {
 			planned[tp] = identity[name]
 		}
 	}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -39,8 +40,8 @@ type Sync struct {
 	Generation int32
 	Leader     string // member ID
 	Protocol   string
-	Plan       map[string][]TP // member ID → assigned partitions
-	Undecoded  []string        // member IDs whose assignment bytes did not decode
+	Plan       map[string][]assignor.TopicPartitions // member ID → assigned partitions, canonical
+	Undecoded  []string                              // member IDs whose assignment bytes did not decode
 }
 
 // Recorder collects what the members and the broker did; safe for
@@ -56,7 +57,7 @@ type Recorder struct {
 	memberIDs map[string]string // member ID → member name
 	// received maps a generation to what each sarama member (by name) was
 	// given in it, from OnAssignment.
-	received map[int32]map[string][]TP
+	received map[int32]map[string][]assignor.TopicPartitions
 }
 
 func newRecorder() *Recorder {
@@ -66,15 +67,17 @@ func newRecorder() *Recorder {
 		processed: map[string][]time.Time{},
 		syncs:     map[int32][]Sync{},
 		memberIDs: map[string]string{},
-		received:  map[int32]map[string][]TP{},
+		received:  map[int32]map[string][]assignor.TopicPartitions{},
 	}
 }
 
-func (r *Recorder) receive(name string, gen int32, tps []TP) {
+// receive records the canonical set of partitions member name was given in
+// generation gen.
+func (r *Recorder) receive(name string, gen int32, tps []assignor.TopicPartitions) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.received[gen] == nil {
-		r.received[gen] = map[string][]TP{}
+		r.received[gen] = map[string][]assignor.TopicPartitions{}
 	}
 	r.received[gen][name] = tps
 }
@@ -177,7 +180,7 @@ func (r *Recorder) appliedGen(gen int32, starts []*Claim) appliedPlan {
 	}
 	ap.sync = agree[0]
 	for _, c := range agree {
-		if samePlan(c.Plan, ap.sync.Plan) {
+		if maps.EqualFunc(c.Plan, ap.sync.Plan, assignor.EqualTopicPartitions) {
 			ap.leaders = append(ap.leaders, r.nameOf(c.Leader))
 		} else {
 			ap.ambiguous = true
@@ -204,14 +207,14 @@ func (r *Recorder) latest() (appliedPlan, bool) {
 
 // latestPlan returns, by member name, the applied plan of the newest
 // generation, or false before the first plan.
-func (r *Recorder) latestPlan() (map[string][]TP, bool) {
+func (r *Recorder) latestPlan() (map[string][]assignor.TopicPartitions, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	ap, ok := r.latest()
 	if !ok {
 		return nil, false
 	}
-	out := map[string][]TP{}
+	out := map[string][]assignor.TopicPartitions{}
 	for id, tps := range ap.sync.Plan {
 		out[r.nameOf(id)] = tps
 	}
@@ -231,54 +234,50 @@ func (r *Recorder) nameOf(memberID string) string {
 	return "?" + memberID
 }
 
-func (r *Recorder) agrees(s Sync, received map[string][]TP, starts []*Claim) bool {
-	byName := map[string]map[TP]bool{}
+// agrees reports whether plan s is the one the coordinator applied, as far
+// as the evidence shows: every member that reported what it received
+// (received, by name) was given exactly that, and every claim that started
+// in the generation (starts) is in the plan.
+func (r *Recorder) agrees(s Sync, received map[string][]assignor.TopicPartitions, starts []*Claim) bool {
+	byName := make(map[string][]assignor.TopicPartitions, len(s.Plan))
 	for id, tps := range s.Plan {
-		set := map[TP]bool{}
-		for _, tp := range tps {
-			set[tp] = true
-		}
-		byName[r.nameOf(id)] = set
+		byName[r.nameOf(id)] = tps
 	}
 	for name, tps := range received {
-		set, ok := byName[name]
-		if !ok || len(set) != len(tps) {
+		planned, ok := byName[name]
+		if !ok || !assignor.EqualTopicPartitions(planned, tps) {
 			return false
-		}
-		for _, tp := range tps {
-			if !set[tp] {
-				return false
-			}
 		}
 	}
 	for _, c := range starts {
-		if !byName[c.Member][c.TP] {
+		if !holds(byName[c.Member], c.TP) {
 			return false
 		}
 	}
 	return true
 }
 
-func samePlan(a, b map[string][]TP) bool {
-	if len(a) != len(b) {
+// holds reports whether the canonical set tps holds tp. O(log n).
+func holds(tps []assignor.TopicPartitions, tp TP) bool {
+	i, ok := slices.BinarySearchFunc(tps, tp.Topic, func(e assignor.TopicPartitions, topic string) int { return cmp.Compare(e.Topic, topic) })
+	if !ok {
 		return false
 	}
-	for id, tps := range a {
-		other, ok := b[id]
-		if !ok || len(other) != len(tps) {
-			return false
-		}
-		set := map[TP]bool{}
-		for _, tp := range other {
-			set[tp] = true
-		}
+	_, ok = slices.BinarySearch(tps[i].Partitions, tp.Partition)
+	return ok
+}
+
+// tpsOf returns the partitions of tps one by one.
+func tpsOf(tps []assignor.TopicPartitions) iter.Seq[TP] {
+	return func(yield func(TP) bool) {
 		for _, tp := range tps {
-			if !set[tp] {
-				return false
+			for _, p := range tp.Partitions {
+				if !yield(TP{tp.Topic, p}) {
+					return
+				}
 			}
 		}
 	}
-	return true
 }
 
 // held reports, for each member name, the partitions it holds now.
@@ -468,7 +467,7 @@ func (r *Recorder) report(from, to time.Time, kindOf, instanceOf map[string]stri
 		inWindow := !s.At.Before(from) && !s.At.After(to)
 		assigned := map[TP]bool{}
 		for id, tps := range s.Plan {
-			for _, tp := range tps {
+			for tp := range tpsOf(tps) {
 				assigned[tp] = true
 				if prev, ok := lastOwner[tp]; ok && prev != identity(id) && inWindow {
 					rep.Moved++
@@ -496,7 +495,7 @@ func (r *Recorder) report(from, to time.Time, kindOf, instanceOf map[string]stri
 			}
 		}
 		for _, id := range slices.Sorted(maps.Keys(s.Plan)) {
-			counts = append(counts, fmt.Sprintf("%s:%d", r.nameOf(id), len(s.Plan[id])))
+			counts = append(counts, fmt.Sprintf("%s:%d", r.nameOf(id), assignor.CountPartitions(s.Plan[id])))
 		}
 		rep.Plans = append(rep.Plans, fmt.Sprintf("gen %d %s by %v (%d candidates): %s withheld %d",
 			gen, s.Protocol, ap.leaders, len(r.syncs[gen]), strings.Join(counts, " "), withheld))
@@ -607,14 +606,4 @@ func minTime(a, b time.Time) time.Time {
 		return a
 	}
 	return b
-}
-
-func planOf(tps []assignor.TopicPartitions) []TP {
-	var out []TP
-	for _, tp := range tps {
-		for _, p := range tp.Partitions {
-			out = append(out, TP{tp.Topic, p})
-		}
-	}
-	return out
 }

@@ -137,7 +137,7 @@ func Evaluate(topics []assignor.Topic, members []contender.MemberJoin, as []cont
 				}
 			}
 		}
-		q.Moves += lost(m.Owned, mp.Assigned)
+		q.Moves += assignor.CountPartitions(assignor.SubtractTopicPartitions(m.Owned, mp.Assigned))
 	}
 	for t, set := range assigned {
 		if subscribed[t] {
@@ -158,25 +158,6 @@ func Evaluate(topics []assignor.Topic, members []contender.MemberJoin, as []cont
 	return q
 }
 
-// lost counts the partitions of owned that are not in assigned (both sorted
-// by topic; partitions sorted).
-func lost(owned, assigned []assignor.TopicPartitions) int {
-	n := 0
-	for _, tp := range owned {
-		i, ok := slices.BinarySearchFunc(assigned, tp.Topic, func(a assignor.TopicPartitions, t string) int { return cmp.Compare(a.Topic, t) })
-		if !ok {
-			n += len(tp.Partitions)
-			continue
-		}
-		for _, p := range tp.Partitions {
-			if _, ok := slices.BinarySearch(assigned[i].Partitions, p); !ok {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // evenSumSq is the sum of squares of p split as evenly as possible over m.
 func evenSumSq(p, m int) int64 {
 	if m == 0 {
@@ -195,9 +176,7 @@ func minMoves(members []contender.MemberJoin, p int) int {
 	}
 	counts := make([]int, len(members))
 	for i, m := range members {
-		for _, tp := range m.Owned {
-			counts[i] += len(tp.Partitions)
-		}
+		counts[i] = assignor.CountPartitions(m.Owned)
 	}
 	slices.SortFunc(counts, func(a, b int) int { return cmp.Compare(b, a) })
 	q, r := p/len(members), p%len(members)
