@@ -15,7 +15,7 @@ import (
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/bench/internal/contender"
 	"github.com/kgroup/assignor/bench/internal/measure"
-	"github.com/kgroup/assignor/bench/internal/workload"
+	"github.com/kgroup/assignor/workload"
 )
 
 // job is what the parent asks one child process to do: one repetition of one
@@ -127,7 +127,7 @@ func runJob(j job, w *watchdog) {
 }
 
 // joinsFor returns the members' joins given their history.
-func joinsFor(specs []workload.MemberSpec, hist map[string]contender.Assignment, generation int32) []contender.MemberJoin {
+func joinsFor(specs []workload.Member, hist map[string]contender.Assignment, generation int32) []contender.MemberJoin {
 	joins := make([]contender.MemberJoin, len(specs))
 	for i, s := range specs {
 		j := contender.MemberJoin{ID: s.ID, Topics: s.Topics, Rack: s.Rack, Generation: assignor.NoGeneration}
@@ -281,7 +281,7 @@ func runScript(j job, w *watchdog) (result, error) {
 	}
 	var st scriptStats
 	err = w.within(2*j.Cap, "script", func() error {
-		live := append([]workload.MemberSpec(nil), sc.Initial...)
+		live := append([]workload.Member(nil), sc.Initial...)
 		hist := map[string]contender.Assignment{}
 		generation := int32(0)
 		var last measure.Quality

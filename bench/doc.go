@@ -15,7 +15,7 @@
 //
 // Shapes run from 10 topics × 100 partitions with 50 members (1k
 // partitions) to 100 × 1000 with 1000 members (100k); -full adds 500 × 2000
-// with 2000 members (1M). Scenarios (package internal/workload, fixed seed):
+// with 2000 members (1M). Scenarios (package workload of the core, fixed seed):
 // fresh, one member joins, one leaves, mixed subscriptions, racks (ours
 // only). In the join and leave scenarios each contender's members carry the
 // contender's own fresh plan as history, encoded as that client's members

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/kgroup/assignor/bench/internal/contender"
-	"github.com/kgroup/assignor/bench/internal/workload"
+	"github.com/kgroup/assignor/workload"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -63,7 +63,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		scripts    = fs.Bool("scripts", true, "run the multi-round scripts (roll, scale) on the 1k and 10k shapes")
 		reps       = fs.Int("reps", 3, "repetitions per contender, shape and scenario")
 		capFlag    = fs.Duration("cap", 0, "time cap per contender run (default 5s; 20s with -full; a script gets twice the cap)")
-		seed       = fs.Uint64("seed", 1, "seed of every input")
+		seed       = fs.Uint64("seed", workload.DefaultSeed, "seed of every input")
 		out        = fs.String("out", "", "directory to write results.md and plots/*.png to")
 		render     = fs.String("render", "", "redraw DIR/results.md, DIR/plots and the table from DIR/results.json (written by -out) without running")
 		group      = fs.Bool("group", false, "also run the real-group scripts (rolling restart, scale out and in) on an in-process kfake broker")
@@ -101,13 +101,13 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	cfg := config{reps: *reps, cap: 5 * time.Second, seed: *seed, out: *out, full: *full, group: *group, scriptMax: 10_000}
-	cfg.shapes = slices.Clone(workload.Shapes)
+	cfg.shapes = workload.Shapes()
 	if *full {
-		cfg.shapes = append(cfg.shapes, workload.Full)
+		cfg.shapes = append(cfg.shapes, workload.FullShape())
 		cfg.cap = 20 * time.Second
 	}
 	if *growth {
-		cfg.shapes, cfg.growth = slices.Clone(workload.Growth), true
+		cfg.shapes, cfg.growth = workload.GrowthShapes(), true
 		cfg.scenarios = []workload.Scenario{workload.Fresh, workload.Mixed}
 		cfg.scriptMax = 0
 	}
@@ -131,13 +131,13 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if cfg.scenarios == nil {
-		cfg.scenarios = workload.Scenarios
+		cfg.scenarios = defaultScenarios()
 	}
 	if *scenarios != "" {
 		cfg.scenarios = nil
 		for _, name := range strings.Split(*scenarios, ",") {
 			sc := workload.Scenario(strings.TrimSpace(name))
-			if !slices.Contains(workload.Scenarios, sc) && !slices.Contains(workload.Optional, sc) {
+			if !slices.Contains(workload.Scenarios(), sc) {
 				fmt.Fprintf(stderr, "bench: unknown scenario %q\n", name)
 				return 2
 			}
@@ -157,7 +157,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *scripts {
-		cfg.scripts = workload.Scripts
+		cfg.scripts = workload.Scripts()
 	}
 	if cfg.reps < 1 {
 		cfg.reps = 1
@@ -185,8 +185,14 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// defaultScenarios are the scenarios of a run without -scenarios: all but
+// mixed-join.
+func defaultScenarios() []workload.Scenario {
+	return slices.DeleteFunc(workload.Scenarios(), func(sc workload.Scenario) bool { return sc == workload.MixedJoin })
+}
+
 func shapeByName(name string) (workload.Shape, bool) {
-	for _, s := range append(slices.Clone(workload.Shapes), workload.Full) {
+	for _, s := range append(workload.Shapes(), workload.FullShape()) {
 		if strings.EqualFold(s.Short(), name) {
 			return s, true
 		}

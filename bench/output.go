@@ -17,7 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/kgroup/assignor/bench/internal/contender"
-	"github.com/kgroup/assignor/bench/internal/workload"
+	"github.com/kgroup/assignor/workload"
 )
 
 // writeOutputs writes dir/results.md and dir/plots/*.png.

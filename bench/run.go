@@ -8,7 +8,7 @@ import (
 
 	"github.com/kgroup/assignor/bench/internal/contender"
 	"github.com/kgroup/assignor/bench/internal/measure"
-	"github.com/kgroup/assignor/bench/internal/workload"
+	"github.com/kgroup/assignor/workload"
 )
 
 // Row statuses.

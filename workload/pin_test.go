@@ -35,7 +35,7 @@ func (d *digest) num(n int64) *digest {
 	return d
 }
 
-func (d *digest) members(tag string, ms []MemberSpec) {
+func (d *digest) members(tag string, ms []Member) {
 	d.str(tag).num(int64(len(ms)))
 	for _, m := range ms {
 		d.str(m.ID).strs(m.Topics).str(m.Rack)
@@ -72,7 +72,8 @@ func (d *digest) sum() string { return fmt.Sprintf("%x", d.h.Sum(nil)[:8]) }
 
 // TestPinned pins the generated groups of every scenario and script on the
 // bench's shapes and default seed, so that the bench's figures stay
-// comparable from run to run: a change to the generator fails here.
+// comparable from run to run: a change to the generator fails here. The
+// digests were taken from the bench's own builder before it moved here.
 func TestPinned(t *testing.T) {
 	tests := []struct {
 		shape   Shape
@@ -80,28 +81,28 @@ func TestPinned(t *testing.T) {
 		want    string
 	}{
 		{Shape{Topics: 4, Partitions: 6, Members: 5}, true, "cd2d163bcf95c046"},
-		{Shapes[0], true, "9601329e33439d50"},
-		{Shapes[1], true, "c35bc3327bd372f9"},
-		{Shapes[2], false, "88bd34466a768a55"},
-		{Shapes[3], false, "d4d07e08a7bc58a7"}, // also Growth[1]
-		{Full, false, "66ab2ea0f0b8b62f"},
-		{Growth[0], false, "ec8c260e01572bbf"},
-		{Growth[2], false, "8e5b6c101c06f3df"},
-		{Growth[3], false, "493f871de8f67df0"},
+		{Shapes()[0], true, "9601329e33439d50"},
+		{Shapes()[1], true, "c35bc3327bd372f9"},
+		{Shapes()[2], false, "88bd34466a768a55"},
+		{Shapes()[3], false, "d4d07e08a7bc58a7"}, // also GrowthShapes()[1]
+		{FullShape(), false, "66ab2ea0f0b8b62f"},
+		{GrowthShapes()[0], false, "ec8c260e01572bbf"},
+		{GrowthShapes()[2], false, "8e5b6c101c06f3df"},
+		{GrowthShapes()[3], false, "493f871de8f67df0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.shape.String(), func(t *testing.T) {
 			d := newDigest()
-			for _, sc := range append(Scenarios, Optional...) {
-				c, err := Build(tt.shape, sc, 1)
+			for _, sc := range Scenarios() {
+				c, err := Build(tt.shape, sc, DefaultSeed)
 				if err != nil {
 					t.Fatal(err)
 				}
 				d.add(c)
 			}
 			if tt.scripts {
-				for _, name := range Scripts {
-					sc, err := NewScript(name, tt.shape, 1)
+				for _, name := range Scripts() {
+					sc, err := NewScript(name, tt.shape, DefaultSeed)
 					if err != nil {
 						t.Fatal(err)
 					}
