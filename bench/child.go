@@ -102,7 +102,7 @@ func (w *watchdog) within(d time.Duration, phase string, f func() error) error {
 func runChild(in io.Reader, out io.Writer) error {
 	var j job
 	if err := json.NewDecoder(in).Decode(&j); err != nil {
-		return fmt.Errorf("bench child: reading job: %w", err)
+		return fmt.Errorf("bench: child: reading job: %w", err)
 	}
 	runJob(j, &watchdog{out: out, exit: os.Exit})
 	return nil
@@ -174,7 +174,7 @@ func byMember(as []contender.Assignment) map[string]contender.Assignment {
 func runCell(j job, w *watchdog) (result, error) {
 	c, ok := contender.Lookup(j.Contender)
 	if !ok {
-		return result{}, fmt.Errorf("unknown contender %q", j.Contender)
+		return result{}, fmt.Errorf("bench: unknown contender %q", j.Contender)
 	}
 	cs, err := workload.Build(j.Shape, j.Scenario, j.Seed)
 	if err != nil {
@@ -185,7 +185,7 @@ func runCell(j job, w *watchdog) (result, error) {
 	if cs.Before != nil {
 		as, err := lead(w, j, c, "history", cs.Topics, joinsFor(cs.Before, nil, 0), generation)
 		if err != nil {
-			return result{}, fmt.Errorf("history round: %w", err)
+			return result{}, fmt.Errorf("bench: history round: %w", err)
 		}
 		hist = byMember(as)
 		generation++
@@ -205,7 +205,7 @@ func runCell(j job, w *watchdog) (result, error) {
 		follow := joinsFor(cs.After, byMember(as), generation)
 		as2, err := lead(w, j, c, "follow-up", cs.Topics, follow, generation+1)
 		if err != nil {
-			return result{}, fmt.Errorf("follow-up round: %w", err)
+			return result{}, fmt.Errorf("bench: follow-up round: %w", err)
 		}
 		q2 := measure.Evaluate(cs.Topics, follow, as2, protocolOf(c))
 		res.Settled = &q2
@@ -273,7 +273,7 @@ func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topi
 func runScript(j job, w *watchdog) (result, error) {
 	c, ok := contender.Lookup(j.Contender)
 	if !ok {
-		return result{}, fmt.Errorf("unknown contender %q", j.Contender)
+		return result{}, fmt.Errorf("bench: unknown contender %q", j.Contender)
 	}
 	sc, err := workload.NewScript(j.Script, j.Shape, j.Seed)
 	if err != nil {
@@ -325,7 +325,7 @@ func runScript(j job, w *watchdog) (result, error) {
 			return maxRounds + 1, nil
 		}
 		if _, err := settle(false); err != nil {
-			return fmt.Errorf("initial assignment: %w", err)
+			return fmt.Errorf("bench: script %s: initial assignment: %w", j.Script, err)
 		}
 		for i, ev := range sc.Events {
 			gone := make(map[string]bool, len(ev.Leave))
@@ -342,7 +342,7 @@ func runScript(j job, w *watchdog) (result, error) {
 			live = append(kept, ev.Join...)
 			rounds, err := settle(true)
 			if err != nil {
-				return fmt.Errorf("event %d: %w", i+1, err)
+				return fmt.Errorf("bench: script %s: event %d: %w", j.Script, i+1, err)
 			}
 			st.Events++
 			if rounds > maxRounds {

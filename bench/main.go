@@ -89,7 +89,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 			err = writeOutputs(*render, res)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "bench:", err)
+			fmt.Fprintln(stderr, err)
 			return 1
 		}
 		return 0
@@ -177,7 +177,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	writeTable(stdout, res)
 	if cfg.out != "" {
 		if err := writeOutputs(cfg.out, res); err != nil {
-			fmt.Fprintln(stderr, "bench:", err)
+			fmt.Fprintln(stderr, err)
 			return 1
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", cfg.out)

@@ -24,28 +24,31 @@ import (
 func writeOutputs(dir string, res *results) error {
 	plots := filepath.Join(dir, "plots")
 	if err := os.MkdirAll(plots, 0o755); err != nil {
-		return err
+		return fmt.Errorf("bench: %w", err)
 	}
 	var names []string
 	for _, sc := range res.Cfg.scenarios {
 		name := "time-" + string(sc) + ".png"
 		ok, err := timePlot(res, sc, filepath.Join(plots, name))
 		if err != nil {
-			return fmt.Errorf("plot %s: %w", name, err)
+			return fmt.Errorf("bench: plot %s: %w", name, err)
 		}
 		if ok {
 			names = append(names, name)
 		}
 	}
 	if ok, err := movesPlot(res, filepath.Join(plots, "moves.png")); err != nil {
-		return fmt.Errorf("plot moves.png: %w", err)
+		return fmt.Errorf("bench: plot moves.png: %w", err)
 	} else if ok {
 		names = append(names, "moves.png")
 	}
 	if err := saveJSON(filepath.Join(dir, "results.json"), res); err != nil {
-		return err
+		return fmt.Errorf("bench: %w", err)
 	}
-	return os.WriteFile(filepath.Join(dir, "results.md"), []byte(markdown(res, names)), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "results.md"), []byte(markdown(res, names)), 0o644); err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	return nil
 }
 
 // saved is results.json: the raw results and the settings of the run, so
@@ -76,14 +79,14 @@ func saveJSON(path string, res *results) error {
 func loadJSON(dir string) (*results, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("bench: %w", err)
 	}
 	var s saved
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "results.json"), err)
+		return nil, fmt.Errorf("bench: %s: %w", filepath.Join(dir, "results.json"), err)
 	}
 	if s.Results == nil {
-		return nil, fmt.Errorf("%s: no results", filepath.Join(dir, "results.json"))
+		return nil, fmt.Errorf("bench: %s: no results", filepath.Join(dir, "results.json"))
 	}
 	res := s.Results
 	res.Cfg = config{contenders: s.Contenders, scenarios: s.Scenarios, reps: s.Reps, cap: s.Cap, seed: s.Seed, full: s.Full, group: s.Group, growth: s.Growth, out: dir}

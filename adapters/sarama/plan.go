@@ -1,7 +1,6 @@
 package sarama
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 
@@ -26,7 +25,7 @@ func (s *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 	g := s.Group(members, topics)
 	plan, err := s.a.Assign(g)
 	if err != nil {
-		return nil, fmt.Errorf("assignor: sarama adapter: %s: %w", s.a.Name(), err)
+		return nil, s.wrap("plan", err)
 	}
 	out := make(ibm.BalanceStrategyPlan, len(members))
 	for id := range members {
@@ -35,7 +34,7 @@ func (s *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 	for _, mp := range plan.Members {
 		assigned, ok := out[mp.Member]
 		if !ok {
-			s.logf("assignor: sarama adapter: %s: plan names member %q, which is not in the group; its entry is dropped", s.a.Name(), mp.Member)
+			s.logf("sarama: %q: plan names member %q, which is not in the group; its entry is dropped", s.a.Name(), mp.Member)
 			continue
 		}
 		for _, tp := range mp.Assigned {
@@ -101,7 +100,7 @@ func (s *strategy) member(id string, meta ibm.ConsumerGroupMemberMetadata) assig
 	case s.cooperative && len(meta.UserData) > 0:
 		gen, err := wire.DecodeCooperativeUserData(meta.UserData)
 		if err != nil {
-			s.logf("assignor: sarama adapter: %s: member %q: cooperative user data (%d bytes): %v; its claims count without a generation",
+			s.logf("sarama: %q: member %q: cooperative user data (%d bytes): %v; its claims count without a generation",
 				s.a.Name(), id, len(meta.UserData), err)
 			break
 		}

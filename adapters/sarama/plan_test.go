@@ -183,11 +183,23 @@ func TestPlan(t *testing.T) {
 			t.Fatalf("plan %v, err %v, logs %q", plan, err, logs)
 		}
 	})
-	t.Run("the assignor's error fails Plan, wrapped and named", func(t *testing.T) {
-		s := mustNew(t, roundrobin.New(), Config{})
-		_, err := s.Plan(map[string]ibm.ConsumerGroupMemberMetadata{"": {Topics: []string{"a"}}}, map[string][]int32{"a": {0}})
-		if !errors.Is(err, assignor.ErrEmptyMemberID) || !strings.Contains(err.Error(), "roundrobin") {
-			t.Fatalf("err = %v, want ErrEmptyMemberID naming the assignor", err)
+	t.Run("the assignor's error fails Plan, wrapped and named once", func(t *testing.T) {
+		errRange := errors.New("range: out of ideas")
+		for _, tc := range []struct {
+			name   string
+			a      assignor.Assignor
+			member string
+			is     error
+			prefix string
+		}{
+			{"the adapter names an assignor whose error does not", roundrobin.New(), "", assignor.ErrEmptyMemberID, `sarama: plan: "roundrobin": `},
+			{"the cooperative wrapper's error names the assignor itself", cooperative.Wrap(&fixed{name: "range", err: errRange}), "m", errRange, `sarama: plan: cooperative: "cooperative-range": `},
+		} {
+			s := mustNew(t, tc.a, Config{})
+			_, err := s.Plan(map[string]ibm.ConsumerGroupMemberMetadata{tc.member: {Topics: []string{"a"}}}, map[string][]int32{"a": {0}})
+			if !errors.Is(err, tc.is) || !strings.HasPrefix(err.Error(), tc.prefix) || strings.Count(err.Error(), tc.a.Name()) != 1 {
+				t.Errorf("%s: err = %v, want %v, beginning %s and naming the assignor once", tc.name, err, tc.is, tc.prefix)
+			}
 		}
 	})
 	t.Run("empty group", func(t *testing.T) {

@@ -9,14 +9,15 @@ import (
 	ibm "github.com/IBM/sarama"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/cooperative"
 )
 
 // ErrNilAssignor is returned by [New] when it is given no assignor.
-var ErrNilAssignor = errors.New("assignor: sarama adapter: nil assignor")
+var ErrNilAssignor = errors.New("sarama: nil assignor")
 
 // ErrNoName is returned by [New] for an assignor whose Name is empty: sarama
 // advertises the name as the JoinGroup protocol name, which must not be empty.
-var ErrNoName = errors.New("assignor: sarama adapter: assignor has an empty name")
+var ErrNoName = errors.New("sarama: assignor has an empty name")
 
 // Config configures a [Strategy]. Its zero value is the default: no rack
 // information beyond what members send, and log lines to sarama's Logger.
@@ -180,6 +181,20 @@ func (s *strategy) setAssignmentData(plan assignor.Plan) {
 	s.mu.Unlock()
 }
 
+// wrap wraps the assignor's error with what the adapter was doing (op) and,
+// unless the error already names the assignor (the cooperative wrapper's
+// [*cooperative.Error] does), the assignor's name:
+//
+//	sarama: plan: cooperative: "cooperative-range": assignor: ...
+//	sarama: plan: "roundrobin": assignor: member "": empty member ID
+func (s *strategy) wrap(op string, err error) error {
+	var ce *cooperative.Error
+	if errors.As(err, &ce) && ce.Assignor == s.a.Name() {
+		return fmt.Errorf("sarama: %s: %w", op, err)
+	}
+	return fmt.Errorf("sarama: %s: %q: %w", op, s.a.Name(), err)
+}
+
 func (s *strategy) logf(format string, args ...any) {
 	if s.cfg.Logf != nil {
 		s.cfg.Logf(format, args...)
@@ -237,7 +252,7 @@ func (s *memberStrategy) SubscriptionUserData(topics []string) ([]byte, error) {
 	s.stateMu.Unlock()
 	data, err := s.sub.SubscriptionUserData(state)
 	if err != nil {
-		return nil, fmt.Errorf("assignor: sarama adapter: %s: subscription user data: %w", s.a.Name(), err)
+		return nil, s.wrap("subscription user data", err)
 	}
 	return data, nil
 }
@@ -256,7 +271,7 @@ func (s *memberStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignm
 	if !s.shared && s.generation != assignor.NoGeneration &&
 		(generationID < s.generation || generationID == s.generation && !assignor.EqualTopicPartitions(owned, s.owned)) {
 		s.shared = true
-		s.logf("assignor: sarama adapter: %s: assignment for generation %d after generation %d: is the strategy shared by several members? From now on its subscription user data carries no history",
+		s.logf("sarama: %q: assignment for generation %d after generation %d: is the strategy shared by several members? From now on its subscription user data carries no history",
 			s.a.Name(), generationID, s.generation)
 	}
 	s.owned, s.generation = owned, generationID

@@ -63,7 +63,7 @@ func (s *Sim) startProcess(name string, cfg MemberConfig, incarnation int) (*pro
 	for _, a := range cfg.Assignors {
 		f, ok := s.factories[a]
 		if !ok {
-			return nil, fmt.Errorf("assignor: member %q: unknown assignor %q", name, a)
+			return nil, fmt.Errorf("groupsim: member %q: unknown assignor %q", name, a)
 		}
 		inst := f()
 		p.assignors = append(p.assignors, inst)
@@ -72,7 +72,7 @@ func (s *Sim) startProcess(name string, cfg MemberConfig, incarnation int) (*pro
 		}
 	}
 	if len(p.assignors) == 0 {
-		return nil, fmt.Errorf("assignor: member %q: no assignors", name)
+		return nil, fmt.Errorf("groupsim: member %q: no assignors", name)
 	}
 	instance := ""
 	if cfg.Static {

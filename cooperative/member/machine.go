@@ -12,14 +12,20 @@ import (
 var (
 	// ErrFenced: another instance with the same static instance ID replaced
 	// the member (FENCED_INSTANCE_ID). The member must not rejoin.
-	ErrFenced = errors.New("assignor: static member fenced by a newer instance")
+	ErrFenced = errors.New("member: static member fenced by a newer instance")
 	// ErrJoinRejected: the coordinator rejected the JoinGroup with an error
 	// the rules do not retry (such as INCONSISTENT_GROUP_PROTOCOL).
-	ErrJoinRejected = errors.New("assignor: join rejected by the coordinator")
+	ErrJoinRejected = errors.New("member: join rejected by the coordinator")
 )
 
 // StopError says why a member stopped: the member, its instance and
-// generation, and the coordinator's error code.
+// generation, and the coordinator's error code. Its text is the cause's when
+// the cause is a sentinel of this package, then the member, generation and
+// code:
+//
+//	member: static member fenced by a newer instance: "m1" (instance "i1") generation 3: FENCED_INSTANCE_ID
+//
+// Any other cause follows them, untouched.
 type StopError struct {
 	MemberID   string
 	InstanceID string
@@ -29,22 +35,21 @@ type StopError struct {
 }
 
 func (e *StopError) Error() string {
-	who := "member " + strconv.Quote(e.MemberID)
+	who := strconv.Quote(e.MemberID)
 	if e.InstanceID != "" {
 		who += " (instance " + strconv.Quote(e.InstanceID) + ")"
 	}
-	return "assignor: " + who + " generation " + strconv.Itoa(int(e.Generation)) + ": " + e.Code.String() + ": " + trimPrefix(e.Err)
+	context := who + " generation " + strconv.Itoa(int(e.Generation)) + ": " + e.Code.String()
+	switch e.Err {
+	case ErrFenced, ErrJoinRejected:
+		return e.Err.Error() + ": " + context
+	case nil:
+		return "member: " + context
+	}
+	return "member: " + context + ": " + e.Err.Error()
 }
 
 func (e *StopError) Unwrap() error { return e.Err }
-
-func trimPrefix(err error) string {
-	s := err.Error()
-	if len(s) > len("assignor: ") && s[:len("assignor: ")] == "assignor: " {
-		return s[len("assignor: "):]
-	}
-	return s
-}
 
 // Phase is where a member stands in the classic group protocol.
 type Phase uint8

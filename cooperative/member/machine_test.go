@@ -184,7 +184,7 @@ func TestStep(t *testing.T) {
 			rule:    "FENCED_INSTANCE_ID: lose everything and stop, never rejoin",
 			machine: func() *Machine { return stable(coop, "i1", []string{"t0"}, 3, tp("t0", 0)) },
 			event:   HeartbeatResponse{Generation: 3, Err: FencedInstanceID},
-			want:    []string{"StopDelivery t0[0]", "OnLost t0[0]", `Stop: assignor: member "m1" (instance "i1") generation 3: FENCED_INSTANCE_ID: static member fenced by a newer instance`},
+			want:    []string{"StopDelivery t0[0]", "OnLost t0[0]", `Stop: member: static member fenced by a newer instance: "m1" (instance "i1") generation 3: FENCED_INSTANCE_ID`},
 			phase:   Stopped, memberID: "m1", gen: -1, owned: "", stopError: ErrFenced,
 		},
 		{
@@ -324,7 +324,7 @@ func TestStep(t *testing.T) {
 				return m
 			},
 			event: JoinResponse{Err: InconsistentGroupProtocol},
-			want:  []string{`Stop: assignor: member "" generation -1: INCONSISTENT_GROUP_PROTOCOL: join rejected by the coordinator`},
+			want:  []string{`Stop: member: join rejected by the coordinator: "" generation -1: INCONSISTENT_GROUP_PROTOCOL`},
 			phase: Stopped, gen: -1,
 			stopError: ErrJoinRejected,
 		},
@@ -381,5 +381,29 @@ func TestActionsDoNotAlias(t *testing.T) {
 	acts = m.Step(JoinResponse{MemberID: "m1", Generation: 5})
 	if len(acts) != 1 {
 		t.Fatalf("join answer: %v", acts)
+	}
+}
+
+// TestStopErrorText pins how a StopError reads: the package named once, a
+// sentinel of this package first, any other cause last and untouched.
+func TestStopErrorText(t *testing.T) {
+	tests := []struct {
+		name string
+		err  *StopError
+		want string
+	}{
+		{"a sentinel of this package leads", &StopError{MemberID: "m1", InstanceID: "i1", Generation: 3, Code: FencedInstanceID, Err: ErrFenced},
+			`member: static member fenced by a newer instance: "m1" (instance "i1") generation 3: FENCED_INSTANCE_ID`},
+		{"a foreign cause follows, untouched", &StopError{MemberID: "m1", Generation: 7, Code: UnknownMemberID, Err: errors.New("sync group: connection reset")},
+			`member: "m1" generation 7: UNKNOWN_MEMBER_ID: sync group: connection reset`},
+		{"no cause", &StopError{MemberID: "m1", Generation: 7, Code: RebalanceInProgress},
+			`member: "m1" generation 7: REBALANCE_IN_PROGRESS`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.err.Error(); got != tt.want {
+				t.Errorf("Error() = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -101,7 +101,7 @@ func decodeAssignment(member string, b []byte) (Assignment, error) {
 	}
 	var k kmsg.ConsumerMemberAssignment
 	if err := k.ReadFrom(b); err != nil {
-		return a, fmt.Errorf("member %q: decoding assignment (%d bytes) with kmsg: %w", member, len(b), err)
+		return a, fmt.Errorf("contender: member %q: decoding assignment (%d bytes) with kmsg: %w", member, len(b), err)
 	}
 	a.UserData = k.UserData
 	sent := make([]assignor.TopicPartitions, len(k.Topics))

@@ -44,7 +44,7 @@ func (r *OursRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ in
 		if hook != nil {
 			ud, err := hook.SubscriptionUserData(assignor.MemberState{Topics: m.Topics, Owned: m.Owned, Generation: m.Generation})
 			if err != nil {
-				return fmt.Errorf("member %q: %s SubscriptionUserData: %w", m.ID, r.Assignor.Name(), err)
+				return fmt.Errorf("contender: member %q: SubscriptionUserData: %w", m.ID, err)
 			}
 			sub.UserData = ud
 		}
@@ -66,7 +66,7 @@ func (r *OursRunner) decode() (assignor.Group, error) {
 	for i, b := range r.raw {
 		sub, err := wire.DecodeSubscription(b)
 		if err != nil {
-			return assignor.Group{}, fmt.Errorf("member %q: %w", r.ids[i], err)
+			return assignor.Group{}, fmt.Errorf("contender: member %q: %w", r.ids[i], err)
 		}
 		g.Members[i] = sub.Member(r.ids[i], "")
 	}
@@ -83,7 +83,7 @@ func (r *OursRunner) Lead() error {
 	}
 	plan, err := r.Assignor.Assign(g)
 	if err != nil {
-		return fmt.Errorf("%s Assign: %w", r.Assignor.Name(), err)
+		return fmt.Errorf("contender: Assign: %w", err)
 	}
 	r.plan = plan
 	if r.Core {

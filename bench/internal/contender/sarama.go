@@ -84,7 +84,7 @@ func (r *SaramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, ge
 		}
 		var req sarama.JoinGroupRequest
 		if err := req.AddGroupProtocolMetadata(s.Name(), meta); err != nil {
-			return fmt.Errorf("member %q: sarama encoding metadata: %w", m.ID, err)
+			return fmt.Errorf("contender: member %q: encoding metadata with sarama: %w", m.ID, err)
 		}
 		r.resp.Members[i] = sarama.GroupMember{MemberId: m.ID, Metadata: req.OrderedGroupProtocols[0].Metadata}
 	}
@@ -94,26 +94,26 @@ func (r *SaramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, ge
 func (r *SaramaRunner) Lead() error {
 	members, err := r.resp.GetMembers()
 	if err != nil {
-		return fmt.Errorf("sarama GetMembers: %w", err)
+		return fmt.Errorf("contender: JoinGroupResponse.GetMembers: %w", err)
 	}
 	plan, err := r.leader.Plan(members, r.topics)
 	if err != nil {
-		return fmt.Errorf("sarama Plan: %w", err)
+		return fmt.Errorf("contender: BalanceStrategy.Plan: %w", err)
 	}
 	req := &sarama.SyncGroupRequest{}
 	for memberID, topics := range plan {
 		ud, err := r.leader.AssignmentData(memberID, topics, r.generation)
 		if err != nil {
-			return fmt.Errorf("member %q: sarama AssignmentData: %w", memberID, err)
+			return fmt.Errorf("contender: member %q: BalanceStrategy.AssignmentData: %w", memberID, err)
 		}
 		if err := req.AddGroupAssignmentMember(memberID, &sarama.ConsumerGroupMemberAssignment{Topics: topics, UserData: ud}); err != nil {
-			return fmt.Errorf("member %q: sarama encoding assignment: %w", memberID, err)
+			return fmt.Errorf("contender: member %q: encoding assignment with sarama: %w", memberID, err)
 		}
 		delete(members, memberID)
 	}
 	for memberID := range members {
 		if err := req.AddGroupAssignmentMember(memberID, &sarama.ConsumerGroupMemberAssignment{}); err != nil {
-			return fmt.Errorf("member %q: sarama encoding assignment: %w", memberID, err)
+			return fmt.Errorf("contender: member %q: encoding assignment with sarama: %w", memberID, err)
 		}
 	}
 	r.out = req

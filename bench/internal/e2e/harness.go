@@ -99,14 +99,14 @@ func Start(opts Options) (*Harness, error) {
 		kfake.GroupMinSessionTimeout(100*time.Millisecond), // listens on 127.0.0.1
 	)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("e2e: start cluster: %w", err)
 	}
 	h := &Harness{opts: opts, cluster: c, rec: newRecorder(), produced: map[TP]int64{}, members: map[string]*Member{}, kindOf: map[string]string{}, instanceOf: map[string]string{}}
 	h.admin, err = kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
 		kgo.ProducerLinger(0), kgo.RetryTimeout(5*time.Second))
 	if err != nil {
 		c.Close()
-		return nil, err
+		return nil, fmt.Errorf("e2e: admin client: %w", err)
 	}
 	if err := h.createTopics(); err != nil {
 		h.admin.Close()
@@ -143,7 +143,7 @@ func (h *Harness) createTopics() error {
 	defer cancel()
 	resp, err := req.RequestWith(ctx, h.admin)
 	if err != nil {
-		return err
+		return fmt.Errorf("e2e: create topics: %w", err)
 	}
 	for _, t := range resp.Topics {
 		if t.ErrorCode != 0 {
@@ -434,7 +434,10 @@ func (h *Harness) Finish(script, kind string, timeout time.Duration) (Report, er
 
 	rep := h.rec.report(h.from, h.to, h.kindOf, h.instanceOf, h.subscribed(), produced, committed)
 	rep.Script, rep.Kind = script, kind
-	return rep, prodErr
+	if prodErr != nil {
+		return rep, fmt.Errorf("e2e: produce: %w", prodErr)
+	}
+	return rep, nil
 }
 
 func (h *Harness) drained(produced, committed map[TP]int64) bool {

@@ -300,7 +300,9 @@ func MigrateFromEager(h *Harness, k Kind) error {
 }
 
 // RunScript runs one script with kind k on a fresh harness and returns its
-// report; finishTimeout bounds the final drain.
+// report; finishTimeout bounds the final drain. A failed script's error reads
+// as the harness's, then the script and kind: "e2e: group not stable after
+// 30s: held …: in roll with ours".
 func RunScript(s Script, k Kind, opts Options, finishTimeout time.Duration) (Report, error) {
 	h, err := Start(opts)
 	if err != nil {
@@ -308,7 +310,7 @@ func RunScript(s Script, k Kind, opts Options, finishTimeout time.Duration) (Rep
 	}
 	if err := s.Run(h, k); err != nil {
 		h.Close()
-		return Report{}, fmt.Errorf("e2e: %s with %s: %w", s.Name, k.Name, err)
+		return Report{}, fmt.Errorf("%w: in %s with %s", err, s.Name, k.Name)
 	}
 	return h.Finish(s.Name, k.Name, finishTimeout)
 }
