@@ -45,7 +45,7 @@
 // DIR/results.md and DIR/plots/*.png (time against partitions on log-log
 // axes, one plot per scenario; moves per scenario) and DIR/results.json, from
 // which -render DIR redraws all of it without running again. -quick is the CI
-// smoke test (the 1k shape, one repetition, a 2s cap, about 15 seconds).
+// smoke test (the 1k shape, one repetition, a 2s cap).
 //
 // # Other modes
 //

@@ -219,7 +219,7 @@ func (s *Sim) Assignment() string {
 	}
 	for _, name := range slices.Sorted(maps.Keys(byName)) {
 		p := byName[name]
-		fmt.Fprintf(&b, "%s gen %d: %s\n", p.id(), p.machine.Generation(), fmtSet(p.machine.Owned()))
+		fmt.Fprintf(&b, "%s gen %d: %s\n", p.id(), p.machine.Generation(), formatSet(p.machine.Owned()))
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kgroup/assignor"
@@ -82,7 +83,7 @@ func (s *Sim) startProcess(name string, cfg MemberConfig, incarnation int) (*pro
 	p.view = maps.Clone(s.topics)
 	s.procs[name] = p
 	s.live = append(s.live, p)
-	s.tracef("%s starts (%s, %s)", p.id(), proto, joinNames(cfg.Assignors))
+	s.tracef("%s starts (%s, %s)", p.id(), proto, strings.Join(cfg.Assignors, ","))
 	p.step(member.Start{})
 	p.scheduleHeartbeat(phase(p.id(), s.cfg.HeartbeatInterval))
 	return p, nil
@@ -136,7 +137,7 @@ func (p *process) do(a member.Action) {
 	s := p.s
 	switch a := a.(type) {
 	case member.SendJoin:
-		s.tracef("%s join: owned %s gen %d", p.id(), fmtSet(a.Owned), a.Generation)
+		s.tracef("%s join: owned %s gen %d", p.id(), formatSet(a.Owned), a.Generation)
 		req := joinRequest{from: p, memberID: a.MemberID, instance: a.InstanceID, protocols: p.protocols(a)}
 		s.send(p, true, func() { s.coord.join(req) })
 	case member.SendSync:
@@ -168,16 +169,16 @@ func (p *process) do(a member.Action) {
 		p.updateIdle()
 	case member.OnRevoked:
 		s.acct.revoked += assignor.CountPartitions(a.Partitions)
-		s.tracef("%s revoked %s", p.id(), fmtSet(a.Partitions))
+		s.tracef("%s revoked %s", p.id(), formatSet(a.Partitions))
 	case member.OnLost:
 		s.acct.lost += assignor.CountPartitions(a.Partitions)
-		s.tracef("%s lost %s", p.id(), fmtSet(a.Partitions))
+		s.tracef("%s lost %s", p.id(), formatSet(a.Partitions))
 	case member.OnAssignment:
 		if o, ok := p.assignor(p.lastJoin.protocol).(assignor.AssignmentObserver); ok {
 			o.OnAssignment(a.Assigned, a.UserData, a.Generation)
 		}
 	case member.OnAssigned:
-		s.tracef("%s generation %d: owns %s, added %s", p.id(), p.machine.Generation(), fmtSet(p.machine.Owned()), fmtSet(a.Partitions))
+		s.tracef("%s generation %d: owns %s, added %s", p.id(), p.machine.Generation(), formatSet(p.machine.Owned()), formatSet(a.Partitions))
 	case member.CommitOffsets:
 		s.acct.commits++
 	case member.Stop:
@@ -344,20 +345,10 @@ func flatten(tps []assignor.TopicPartitions) []partition {
 	return out
 }
 
-func fmtSet(tps []assignor.TopicPartitions) string {
+// formatSet renders tps as in [assignor.FormatTopicPartitions], or "[]".
+func formatSet(tps []assignor.TopicPartitions) string {
 	if len(tps) == 0 {
 		return "[]"
 	}
 	return assignor.FormatTopicPartitions(tps)
-}
-
-func joinNames(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ","
-		}
-		out += n
-	}
-	return out
 }
