@@ -77,10 +77,9 @@ type Config struct {
 // the last plan's assignment user data.
 type Strategy interface {
 	ibm.RebalanceProtocolBalanceStrategy
-	// Assignor returns the assignor the strategy runs.
+	// Assignor returns the assignor the strategy runs, as given to [New]
+	// (or the cooperative-sticky one of [CooperativeSticky]).
 	Assignor() assignor.Assignor
-	// Group returns the group Plan hands the assignor for the same input.
-	Group(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) assignor.Group
 }
 
 // Compile-time proof of what each concrete strategy implements.

@@ -13,7 +13,7 @@ import (
 // sync it came in, every leader that sent that same plan, and whether the
 // choice was ambiguous.
 type appliedPlan struct {
-	sync      Sync
+	sync      leaderSync
 	leaders   []string
 	ambiguous bool
 }
@@ -26,7 +26,7 @@ type appliedPlan struct {
 // generation, the applied sync, the names of every leader that sent that same
 // plan, and whether the choice was ambiguous (no candidate agreed, or
 // candidates that disagree with each other all agreed with the evidence).
-func (r *Recorder) applied() map[int32]appliedPlan {
+func (r *recorder) applied() map[int32]appliedPlan {
 	starts := map[int32][]*Claim{}
 	for _, c := range r.claims {
 		starts[c.Generation] = append(starts[c.Generation], c)
@@ -40,9 +40,9 @@ func (r *Recorder) applied() map[int32]appliedPlan {
 
 // appliedGen resolves one generation (see applied); starts are the claims
 // that began in it. The generation must have a sync.
-func (r *Recorder) appliedGen(gen int32, starts []*Claim) appliedPlan {
+func (r *recorder) appliedGen(gen int32, starts []*Claim) appliedPlan {
 	cands := r.syncs[gen]
-	var agree []Sync
+	var agree []leaderSync
 	for _, c := range cands {
 		if r.agrees(c, r.received[gen], starts) {
 			agree = append(agree, c)
@@ -65,7 +65,7 @@ func (r *Recorder) appliedGen(gen int32, starts []*Claim) appliedPlan {
 
 // latest resolves the newest generation (see applied), or returns false
 // before the first plan. Call with r.mu held.
-func (r *Recorder) latest() (appliedPlan, bool) {
+func (r *recorder) latest() (appliedPlan, bool) {
 	gen := r.lastSync.Generation
 	if len(r.syncs[gen]) == 0 {
 		return appliedPlan{}, false
@@ -81,7 +81,7 @@ func (r *Recorder) latest() (appliedPlan, bool) {
 
 // latestPlan returns, by member name, the applied plan of the newest
 // generation, or false before the first plan.
-func (r *Recorder) latestPlan() (map[string][]assignor.TopicPartitions, bool) {
+func (r *recorder) latestPlan() (map[string][]assignor.TopicPartitions, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	ap, ok := r.latest()
@@ -99,7 +99,7 @@ func (r *Recorder) latestPlan() (map[string][]assignor.TopicPartitions, bool) {
 // as the evidence shows: every member that reported what it received
 // (received, by name) was given exactly that, and every claim that started
 // in the generation (starts) is in the plan.
-func (r *Recorder) agrees(s Sync, received map[string][]assignor.TopicPartitions, starts []*Claim) bool {
+func (r *recorder) agrees(s leaderSync, received map[string][]assignor.TopicPartitions, starts []*Claim) bool {
 	byName := make(map[string][]assignor.TopicPartitions, len(s.Plan))
 	for id, tps := range s.Plan {
 		byName[r.nameOf(id)] = tps

@@ -75,7 +75,7 @@ func (o *Options) topicNames() []string { return slices.Sorted(maps.Keys(o.Topic
 type Harness struct {
 	opts    Options
 	cluster *kfake.Cluster
-	rec     *Recorder
+	rec     *recorder
 	admin   *kgo.Client
 
 	prodCancel context.CancelFunc
@@ -120,11 +120,8 @@ func Start(opts Options) (*Harness, error) {
 	return h, nil
 }
 
-// Addrs returns the brokers' addresses.
-func (h *Harness) Addrs() []string { return h.cluster.ListenAddrs() }
-
-// Cluster returns the kfake cluster, for control hooks.
-func (h *Harness) Cluster() *kfake.Cluster { return h.cluster }
+// addrs returns the brokers' addresses.
+func (h *Harness) addrs() []string { return h.cluster.ListenAddrs() }
 
 func (h *Harness) logf(format string, args ...any) {
 	if h.opts.Logf != nil {
@@ -159,7 +156,7 @@ func (h *Harness) observeSync(req kmsg.Request) (kmsg.Response, error, bool) {
 	if !ok || r.Group != h.opts.Group || len(r.GroupAssignment) == 0 {
 		return nil, nil, false
 	}
-	s := Sync{At: time.Now(), Generation: r.Generation, Leader: r.MemberID, Plan: map[string][]assignor.TopicPartitions{}}
+	s := leaderSync{At: time.Now(), Generation: r.Generation, Leader: r.MemberID, Plan: map[string][]assignor.TopicPartitions{}}
 	if r.Protocol != nil {
 		s.Protocol = *r.Protocol
 	}
@@ -275,9 +272,6 @@ func (h *Harness) Live() []*Member {
 		return 0
 	})
 }
-
-// Held returns, for each live member, the partitions it holds now.
-func (h *Harness) Held() map[string][]TP { return h.rec.held() }
 
 // WaitStable waits until every subscribed partition is held by exactly one
 // live, uncrashed member and that has not changed for settle, or fails after

@@ -123,7 +123,7 @@ func (h *Harness) startSarama(m *Member) error {
 	if h.opts.Tune != nil {
 		h.opts.Tune(cfg)
 	}
-	g, err := ibm.NewConsumerGroup(h.Addrs(), h.opts.Group, cfg)
+	g, err := ibm.NewConsumerGroup(h.addrs(), h.opts.Group, cfg)
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (h *Harness) startKgo(m *Member) error {
 	m.cancel = cancel
 	m.owned = map[TP]bool{}
 	opts := []kgo.Opt{
-		kgo.SeedBrokers(h.Addrs()...),
+		kgo.SeedBrokers(h.addrs()...),
 		kgo.ClientID(m.Name),
 		kgo.Dialer(m.dialer.DialContext),
 		kgo.ConsumerGroup(h.opts.Group),

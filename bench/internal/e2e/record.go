@@ -28,9 +28,9 @@ type Claim struct {
 	Start, End time.Time
 }
 
-// Sync is one leader's SyncGroup request as the broker saw it: the plan of a
+// leaderSync is one leader's SyncGroup request as the broker saw it: the plan of a
 // generation.
-type Sync struct {
+type leaderSync struct {
 	At         time.Time
 	Generation int32
 	Leader     string // member ID
@@ -39,28 +39,28 @@ type Sync struct {
 	Undecoded  []string                              // member IDs whose assignment bytes did not decode
 }
 
-// Recorder collects what the members and the broker did; safe for
+// recorder collects what the members and the broker did; safe for
 // concurrent use.
-type Recorder struct {
+type recorder struct {
 	mu        sync.Mutex
 	claims    []*Claim
 	open      map[string]map[TP]*Claim // member → open claims
 	consumed  map[TP]map[int64]int     // offset → times consumed
 	processed map[string][]time.Time   // member → times it processed a record
-	syncs     map[int32][]Sync         // generation → every leader SyncGroup for it
-	lastSync  Sync
+	syncs     map[int32][]leaderSync   // generation → every leader SyncGroup for it
+	lastSync  leaderSync
 	memberIDs map[string]string // member ID → member name
 	// received maps a generation to what each sarama member (by name) was
 	// given in it, from OnAssignment.
 	received map[int32]map[string][]assignor.TopicPartitions
 }
 
-func newRecorder() *Recorder {
-	return &Recorder{
+func newRecorder() *recorder {
+	return &recorder{
 		open:      map[string]map[TP]*Claim{},
 		consumed:  map[TP]map[int64]int{},
 		processed: map[string][]time.Time{},
-		syncs:     map[int32][]Sync{},
+		syncs:     map[int32][]leaderSync{},
 		memberIDs: map[string]string{},
 		received:  map[int32]map[string][]assignor.TopicPartitions{},
 	}
@@ -68,7 +68,7 @@ func newRecorder() *Recorder {
 
 // receive records the canonical set of partitions member name was given in
 // generation gen.
-func (r *Recorder) receive(name string, gen int32, tps []assignor.TopicPartitions) {
+func (r *recorder) receive(name string, gen int32, tps []assignor.TopicPartitions) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.received[gen] == nil {
@@ -77,7 +77,7 @@ func (r *Recorder) receive(name string, gen int32, tps []assignor.TopicPartition
 	r.received[gen][name] = tps
 }
 
-func (r *Recorder) seenMemberID(name, id string) {
+func (r *recorder) seenMemberID(name, id string) {
 	if id == "" {
 		return
 	}
@@ -86,7 +86,7 @@ func (r *Recorder) seenMemberID(name, id string) {
 	r.mu.Unlock()
 }
 
-func (r *Recorder) claimStart(name, memberID string, tp TP, gen int32, at time.Time) {
+func (r *recorder) claimStart(name, memberID string, tp TP, gen int32, at time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.open[name] == nil {
@@ -103,7 +103,7 @@ func (r *Recorder) claimStart(name, memberID string, tp TP, gen int32, at time.T
 	}
 }
 
-func (r *Recorder) claimEnd(name string, tp TP, at time.Time) {
+func (r *recorder) claimEnd(name string, tp TP, at time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if c := r.open[name][tp]; c != nil {
@@ -113,7 +113,7 @@ func (r *Recorder) claimEnd(name string, tp TP, at time.Time) {
 }
 
 // endAll closes every open claim of a member (a crash, or the member's exit).
-func (r *Recorder) endAll(name string, at time.Time) {
+func (r *recorder) endAll(name string, at time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for tp, c := range r.open[name] {
@@ -122,7 +122,7 @@ func (r *Recorder) endAll(name string, at time.Time) {
 	}
 }
 
-func (r *Recorder) consume(name string, tp TP, offset int64, at time.Time) {
+func (r *recorder) consume(name string, tp TP, offset int64, at time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.consumed[tp] == nil {
@@ -132,7 +132,7 @@ func (r *Recorder) consume(name string, tp TP, offset int64, at time.Time) {
 	r.processed[name] = append(r.processed[name], at)
 }
 
-func (r *Recorder) sync(s Sync) {
+func (r *recorder) sync(s leaderSync) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.syncs[s.Generation] = append(r.syncs[s.Generation], s)
@@ -141,7 +141,7 @@ func (r *Recorder) sync(s Sync) {
 
 // nameOf returns the script name of the member with memberID, or "?" and the
 // ID when no member reported it.
-func (r *Recorder) nameOf(memberID string) string {
+func (r *recorder) nameOf(memberID string) string {
 	if n, ok := r.memberIDs[memberID]; ok {
 		return n
 	}
@@ -149,7 +149,7 @@ func (r *Recorder) nameOf(memberID string) string {
 }
 
 // held reports, for each member name, the partitions it holds now.
-func (r *Recorder) held() map[string][]TP {
+func (r *recorder) held() map[string][]TP {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := map[string][]TP{}

@@ -156,7 +156,7 @@ func (r Report) String() string {
 // identity across restarts, so its partitions do not count as moved);
 // subscribed lists every partition the group consumes; produced maps
 // partitions to their end offsets; committed to their committed offsets.
-func (r *Recorder) report(from, to time.Time, kindOf, instanceOf map[string]string, subscribed []TP, produced, committed map[TP]int64) Report {
+func (r *recorder) report(from, to time.Time, kindOf, instanceOf map[string]string, subscribed []TP, produced, committed map[TP]int64) Report {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rs := reportScope{r: r, from: from, to: to, kindOf: kindOf, instanceOf: instanceOf, subscribed: subscribed, applied: r.applied()}
@@ -173,7 +173,7 @@ func (r *Recorder) report(from, to time.Time, kindOf, instanceOf map[string]stri
 // held), the window, who the members are, the subscribed partitions and the
 // plan applied in each generation.
 type reportScope struct {
-	r                  *Recorder
+	r                  *recorder
 	from, to           time.Time
 	kindOf, instanceOf map[string]string
 	subscribed         []TP
