@@ -7,7 +7,7 @@ import (
 	"github.com/kgroup/assignor/wire"
 )
 
-// OursRunner runs one of our assignors through our codec: every member's
+// oursRunner runs one of our assignors through our codec: every member's
 // subscription decoded with wire.DecodeSubscription and turned into an
 // assignor.Member, Assign on the resulting Group, and every member's plan
 // encoded with wire.Assignment.AppendTo. With Core set, Lead is Assign alone
@@ -18,7 +18,7 @@ import (
 // when the assignor is cooperative (an eager member revokes everything
 // before it rejoins), and the user data the assignor's member-side hook
 // (assignor.SubscriptionUserDataAssignor) makes from the member's state.
-type OursRunner struct {
+type oursRunner struct {
 	Assignor assignor.Assignor
 	Core     bool
 
@@ -30,7 +30,7 @@ type OursRunner struct {
 	out    [][]byte
 }
 
-func (r *OursRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ int32) error {
+func (r *oursRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ int32) error {
 	r.topics = topics
 	r.ids = make([]string, len(members))
 	r.raw = make([][]byte, len(members))
@@ -61,7 +61,7 @@ func (r *OursRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ in
 	return nil
 }
 
-func (r *OursRunner) decode() (assignor.Group, error) {
+func (r *oursRunner) decode() (assignor.Group, error) {
 	g := assignor.Group{Members: make([]assignor.Member, len(r.raw)), Topics: r.topics}
 	for i, b := range r.raw {
 		sub, err := wire.DecodeSubscription(b)
@@ -73,7 +73,7 @@ func (r *OursRunner) decode() (assignor.Group, error) {
 	return g, nil
 }
 
-func (r *OursRunner) Lead() error {
+func (r *oursRunner) Lead() error {
 	g := r.group
 	if !r.Core {
 		var err error
@@ -96,7 +96,7 @@ func (r *OursRunner) Lead() error {
 	return nil
 }
 
-func (r *OursRunner) Result() ([]Assignment, error) {
+func (r *oursRunner) Result() ([]Assignment, error) {
 	out := make([]Assignment, len(r.plan.Members))
 	for i, mp := range r.plan.Members {
 		if r.Core {

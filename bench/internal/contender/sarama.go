@@ -10,16 +10,16 @@ import (
 
 func init() {
 	Register(Contender{Key: "sarama-coop", Name: "sarama cooperative-sticky", Family: "sarama", Cooperative: true, Order: 40,
-		New: func() Runner { return &SaramaRunner{NewStrategy: sarama.NewBalanceStrategyCooperativeSticky} }})
+		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyCooperativeSticky} }})
 	Register(Contender{Key: "sarama-sticky", Name: "sarama sticky", Family: "sarama", Order: 41,
-		New: func() Runner { return &SaramaRunner{NewStrategy: sarama.NewBalanceStrategySticky} }})
+		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategySticky} }})
 	Register(Contender{Key: "sarama-roundrobin", Name: "sarama roundrobin", Family: "sarama", Order: 42,
-		New: func() Runner { return &SaramaRunner{NewStrategy: sarama.NewBalanceStrategyRoundRobin} }})
+		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRoundRobin} }})
 	Register(Contender{Key: "sarama-range", Name: "sarama range", Family: "sarama", Order: 43,
-		New: func() Runner { return &SaramaRunner{NewStrategy: sarama.NewBalanceStrategyRange} }})
+		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRange} }})
 }
 
-// SaramaRunner runs a sarama v1.61.1 BalanceStrategy as sarama's consumer
+// saramaRunner runs a sarama v1.61.1 BalanceStrategy as sarama's consumer
 // group leader does: JoinGroupResponse.GetMembers (decoding every member's
 // metadata), Plan, then for every member AssignmentData and
 // SyncGroupRequest.AddGroupAssignmentMember (encoding), with an empty
@@ -33,7 +33,7 @@ func init() {
 // the strategy supports the cooperative protocol, the owned partitions and
 // their generation (an eager sarama member revokes everything and rejoins
 // with generation -1).
-type SaramaRunner struct {
+type saramaRunner struct {
 	// NewStrategy returns a fresh strategy; one is made per member and one
 	// for the leader, as each process of a group has its own.
 	NewStrategy func() sarama.BalanceStrategy
@@ -53,7 +53,7 @@ func saramaCooperative(s sarama.BalanceStrategy) bool {
 	return ok && slices.Contains(rp.SupportedProtocols(), sarama.RebalanceProtocolCooperative)
 }
 
-func (r *SaramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, generation int32) error {
+func (r *saramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, generation int32) error {
 	r.leader = r.NewStrategy()
 	if r.NewLeader != nil {
 		r.leader = r.NewLeader(topics, members)
@@ -91,7 +91,7 @@ func (r *SaramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, ge
 	return nil
 }
 
-func (r *SaramaRunner) Lead() error {
+func (r *saramaRunner) Lead() error {
 	members, err := r.resp.GetMembers()
 	if err != nil {
 		return fmt.Errorf("contender: JoinGroupResponse.GetMembers: %w", err)
@@ -120,7 +120,7 @@ func (r *SaramaRunner) Lead() error {
 	return nil
 }
 
-func (r *SaramaRunner) Result() ([]Assignment, error) {
+func (r *saramaRunner) Result() ([]Assignment, error) {
 	out := make([]Assignment, 0, len(r.out.GroupAssignments))
 	for _, ga := range r.out.GroupAssignments {
 		a, err := decodeAssignment(ga.MemberId, ga.Assignment)
