@@ -8,9 +8,9 @@ import (
 	"github.com/kgroup/assignor"
 )
 
-// HistoryGeneration is the generation at which the members of a scenario
-// with history own their partitions in [Case.Group].
-const HistoryGeneration int32 = 1
+// historyGeneration is the generation of the history in [Case.Group], the
+// one the bench gives its history round.
+const historyGeneration int32 = 1
 
 // BeforeGroup returns the group whose plan becomes the history: the members
 // of c.Before, owning nothing, on c.Topics. It returns a Group with no
@@ -21,7 +21,7 @@ func (c Case) BeforeGroup() assignor.Group {
 
 // Group returns the group of the measured rebalance: the members of c.After
 // on c.Topics, each member that history names owning what history assigned
-// it, at [HistoryGeneration]; the others own nothing, at
+// it, at generation 1; the others own nothing, at
 // [assignor.NoGeneration]. history is a plan for [Case.BeforeGroup]: the
 // assignor's own, or [Case.RoundRobin]. Pass the zero Plan for a scenario
 // without history. Owned is a copy; Topics and the members' topic lists are
@@ -44,7 +44,7 @@ func joins(ms []Member, history []assignor.MemberPlan) []assignor.Member {
 		out[i] = assignor.Member{ID: m.ID, Rack: m.Rack, Topics: m.Topics, Generation: assignor.NoGeneration}
 		if tps, ok := owned[m.ID]; ok {
 			out[i].Owned = assignor.CloneTopicPartitions(tps)
-			out[i].Generation = HistoryGeneration
+			out[i].Generation = historyGeneration
 		}
 	}
 	return out
