@@ -1,6 +1,7 @@
 package assignor_test
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"reflect"
@@ -43,23 +44,24 @@ func set(t testing.TB, s string) []assignor.TopicPartitions {
 }
 
 // isCanonical is the contract, checked independently of the package's own
-// check: topics strictly increasing, partitions strictly increasing, no empty
-// entry, nil for the empty set.
+// check: topics sorted and distinct, each topic's partitions sorted and
+// distinct, no empty entry, nil for the empty set.
 func isCanonical(tps []assignor.TopicPartitions) bool {
 	if tps != nil && len(tps) == 0 {
 		return false
 	}
-	for i, tp := range tps {
-		if len(tp.Partitions) == 0 || i > 0 && tps[i-1].Topic >= tp.Topic {
+	var topics []string
+	for _, tp := range tps {
+		topics = append(topics, tp.Topic)
+		if len(tp.Partitions) == 0 || !sortedDistinct(tp.Partitions) {
 			return false
 		}
-		for j := 1; j < len(tp.Partitions); j++ {
-			if tp.Partitions[j-1] >= tp.Partitions[j] {
-				return false
-			}
-		}
 	}
-	return true
+	return sortedDistinct(topics)
+}
+
+func sortedDistinct[E cmp.Ordered](s []E) bool {
+	return slices.IsSorted(s) && len(slices.Compact(slices.Clone(s))) == len(s)
 }
 
 func TestNormalizeTopicPartitions(t *testing.T) {

@@ -27,6 +27,16 @@ func mdHeader(cols []string) string {
 	return mdRow(cols) + "|" + strings.Join(sep, "|") + "|\n"
 }
 
+// mdTable renders a markdown table of header and one row per item.
+func mdTable[T any](header []string, items []T, cells func(T) []string) string {
+	var b strings.Builder
+	b.WriteString(mdHeader(slices.Clone(header)))
+	for _, it := range items {
+		b.WriteString(mdRow(cells(it)))
+	}
+	return b.String()
+}
+
 // markdown renders results.md: the setting, the headline table, every row,
 // the scripts, the plots and the definitions.
 func markdown(res *results, plots []string) string {
@@ -77,18 +87,12 @@ func markdown(res *results, plots []string) string {
 	if len(res.Scripts) > 0 {
 		b.WriteString("\n## Multi-round scripts (cooperative contenders, round by round)\n\n")
 		b.WriteString("`roll`: every member in turn leaves, then rejoins with a new member ID and nothing owned (two events per member). `scale`: one member, doubled event by event up to the shape's member count, then halved back to one. After each event the group rebalances until no partition is withheld; every member rejoins each round owning what it was given. rounds: rebalances after the initial assignment; moved: partitions revoked from their owner, summed over rounds; withheld: partitions assigned to nobody, summed over rounds.\n\n")
-		b.WriteString(mdHeader(slices.Clone(scriptHeader)))
-		for _, sr := range res.Scripts {
-			b.WriteString(mdRow(sr.cells()))
-		}
+		b.WriteString(mdTable(scriptHeader, res.Scripts, (*scriptRow).cells))
 	}
 	if len(res.Groups) > 0 {
 		b.WriteString("\n## Real groups on an in-process broker (-group)\n\n")
 		b.WriteString("The sarama adapter's end-to-end scripts (package bench/internal/e2e): real sarama v1.61.1 or franz-go members on franz-go's kfake (three brokers on 127.0.0.1), records produced throughout. rolling-restart: 4 members over 2 topics of 12 partitions, each restarted in turn; scale-out-in: 1 member, one at a time up to 6, then back to 1. moved: partitions given to another member than the last plan's; unowned partition-s: partition-seconds with no member holding the partition; pause: each member's longest time without a record. Wall-clock figures depend on kfake's timers and the members' session settings.\n\n")
-		b.WriteString(mdHeader(slices.Clone(groupHeader)))
-		for _, gr := range res.Groups {
-			b.WriteString(mdRow(gr.cells()))
-		}
+		b.WriteString(mdTable(groupHeader, res.Groups, (*groupRow).cells))
 	}
 	if bad := invalidPlans(res); len(bad) > 0 {
 		b.WriteString("\n## INVALID PLANS\n\n```\n" + strings.Join(bad, "\n") + "\n```\n")
