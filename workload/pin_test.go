@@ -92,6 +92,9 @@ func TestPinned(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.shape.String(), func(t *testing.T) {
+			if raceEnabled && tt.shape.Total() > 100_000 {
+				t.Skip("the race detector makes the million-partition shapes slow; the plain run checks them")
+			}
 			d := newDigest()
 			for _, sc := range Scenarios() {
 				c, err := Build(tt.shape, sc, DefaultSeed)
