@@ -44,7 +44,7 @@ func (b *IndexBuilder) AddMember(m Member, owned iter.Seq2[string, []int32]) {
 }
 
 func (b *IndexBuilder) addMember(m *Member) {
-	b.b.AddMember(dense.Member{ID: m.ID, InstanceID: m.InstanceID, Rack: m.Rack, Topics: m.Topics, UserData: m.UserData}, m.Generation, countPartitions(m.Owned))
+	b.b.AddMember(dense.Member{ID: m.ID, InstanceID: m.InstanceID, Rack: m.Rack, Topics: m.Topics, UserData: m.UserData}, m.Generation, CountPartitions(m.Owned))
 }
 
 // Build builds the Index. It fails as [NewIndex] does, for a group that

@@ -42,6 +42,16 @@
 // nothing; the package Example writes a range assignor that way, and
 // packages roundrobin and sticky are built on the same view.
 //
+// # Partition sets
+//
+// Plans, claims and client maps are sets of partitions. The set operations
+// on []TopicPartitions are here once, for assignors and adapters alike:
+// [NormalizeTopicPartitions], [MergeTopicPartitions],
+// [SubtractTopicPartitions], [IntersectTopicPartitions],
+// [EqualTopicPartitions], [CountPartitions], and the conversions
+// [TopicPartitionsFromMap] and [TopicPartitionsMap] to and from the
+// map[string][]int32 sarama and franz-go use.
+//
 // # Checking a plan
 //
 // [CheckPlan] returns every way a plan breaks the rules (double assignment,

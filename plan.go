@@ -43,15 +43,7 @@ func (p Plan) Member(id string) (MemberPlan, bool) {
 }
 
 // NumAssigned is the number of partitions in mp.Assigned.
-func (mp MemberPlan) NumAssigned() int { return countPartitions(mp.Assigned) }
-
-func countPartitions(tps []TopicPartitions) int {
-	n := 0
-	for _, tp := range tps {
-		n += len(tp.Partitions)
-	}
-	return n
-}
+func (mp MemberPlan) NumAssigned() int { return CountPartitions(mp.Assigned) }
 
 // String renders the plan deterministically, one line per member in member
 // ID order, for logs and golden tests:

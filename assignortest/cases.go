@@ -263,9 +263,7 @@ func checkKept(g assignor.Group, plan assignor.Plan) []error {
 	var errs []error
 	for _, m := range g.Members {
 		mp, _ := plan.Member(m.ID)
-		for _, k := range missingFrom(partitionSet(m.Owned), partitionSet(mp.Assigned)) {
-			errs = append(errs, partitionError(m.ID, k, fmt.Errorf("%w: moved away from its valid owner, though ownership was complete and balanced", ErrNotSticky)))
-		}
+		errs = append(errs, partitionErrors(m.ID, assignor.SubtractTopicPartitions(m.Owned, mp.Assigned), fmt.Errorf("%w: moved away from its valid owner, though ownership was complete and balanced", ErrNotSticky))...)
 	}
 	return errs
 }

@@ -10,39 +10,6 @@ import (
 	"github.com/kgroup/assignor"
 )
 
-// partitionKey names one partition of one topic.
-type partitionKey struct {
-	topic string
-	id    int32
-}
-
-func comparePartitionKeys(a, b partitionKey) int {
-	return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.id, b.id))
-}
-
-// partitionSet returns the partitions of tps.
-func partitionSet(tps []assignor.TopicPartitions) map[partitionKey]bool {
-	set := make(map[partitionKey]bool)
-	for _, tp := range tps {
-		for _, p := range tp.Partitions {
-			set[partitionKey{tp.Topic, p}] = true
-		}
-	}
-	return set
-}
-
-// missingFrom returns, sorted, the partitions of a that b lacks.
-func missingFrom(a, b map[partitionKey]bool) []partitionKey {
-	var out []partitionKey
-	for k := range a {
-		if !b[k] {
-			out = append(out, k)
-		}
-	}
-	slices.SortFunc(out, comparePartitionKeys)
-	return out
-}
-
 // diffPlans returns one error per difference between plans want and got,
 // each wrapping sentinel and naming the member and partition: a member entry
 // in one plan only, a partition assigned (or revoked) in one only, different
@@ -65,13 +32,8 @@ func diffPlans(want, got assignor.Plan, sentinel error) []error {
 			name      string
 			want, got []assignor.TopicPartitions
 		}{{"assigned", w.Assigned, g.Assigned}, {"revoked", w.Revoked, g.Revoked}} {
-			ws, gs := partitionSet(field.want), partitionSet(field.got)
-			for _, k := range missingFrom(ws, gs) {
-				errs = append(errs, partitionError(w.Member, k, fmt.Errorf("%w: %s the first time, not the second", sentinel, field.name)))
-			}
-			for _, k := range missingFrom(gs, ws) {
-				errs = append(errs, partitionError(w.Member, k, fmt.Errorf("%w: %s the second time, not the first", sentinel, field.name)))
-			}
+			errs = append(errs, partitionErrors(w.Member, assignor.SubtractTopicPartitions(field.want, field.got), fmt.Errorf("%w: %s the first time, not the second", sentinel, field.name))...)
+			errs = append(errs, partitionErrors(w.Member, assignor.SubtractTopicPartitions(field.got, field.want), fmt.Errorf("%w: %s the second time, not the first", sentinel, field.name))...)
 		}
 		if !bytes.Equal(w.UserData, g.UserData) {
 			errs = append(errs, &assignor.MemberError{Member: w.Member, Err: fmt.Errorf("%w: assignment user data differs", sentinel)})
@@ -88,8 +50,16 @@ func diffPlans(want, got assignor.Plan, sentinel error) []error {
 	return errs
 }
 
-func partitionError(member string, k partitionKey, err error) *assignor.PartitionError {
-	return &assignor.PartitionError{Member: member, Topic: k.topic, Partition: k.id, Generation: assignor.NoGeneration, Err: err}
+// partitionErrors returns one error per partition of tps, in tps's order,
+// naming member and the partition, each wrapping err.
+func partitionErrors(member string, tps []assignor.TopicPartitions, err error) []error {
+	var errs []error
+	for _, tp := range tps {
+		for _, id := range tp.Partitions {
+			errs = append(errs, &assignor.PartitionError{Member: member, Topic: tp.Topic, Partition: id, Generation: assignor.NoGeneration, Err: err})
+		}
+	}
+	return errs
 }
 
 // diffGroups returns one error per member or topic of want that differs in
@@ -208,35 +178,30 @@ func checkMoves(g assignor.Group, plan assignor.Plan) []error {
 	if err != nil {
 		return []error{err}
 	}
-	owned := make(map[string]map[partitionKey]bool)
+	owned := make(map[string][]assignor.TopicPartitions)
 	for p := range int32(ix.NumPartitions()) {
 		m := ix.Owner(p)
 		if m < 0 {
 			continue
 		}
 		id := ix.Member(m).ID
-		if owned[id] == nil {
-			owned[id] = make(map[partitionKey]bool)
-		}
 		topic, pid := ix.Partition(p)
-		owned[id][partitionKey{topic, pid}] = true
+		owned[id] = append(owned[id], assignor.TopicPartitions{Topic: topic, Partitions: []int32{pid}})
 	}
 	var errs []error
 	moves, total := 0, 0
 	ownedCounts := make([]int, 0, len(plan.Members))
 	for _, mp := range plan.Members {
-		o := owned[mp.Member]
-		lost := missingFrom(o, partitionSet(mp.Assigned))
-		need := max(0, len(o)-mp.NumAssigned())
-		if len(lost) > need {
-			for _, k := range lost {
-				errs = append(errs, partitionError(mp.Member, k, fmt.Errorf("%w: moved away, though the member owned %d and keeps %d, so at most %d had to go",
-					ErrNotSticky, len(o), mp.NumAssigned(), need)))
-			}
+		o := assignor.NormalizeTopicPartitions(owned[mp.Member])
+		lost := assignor.SubtractTopicPartitions(o, mp.Assigned)
+		had, keeps, lostCount := assignor.CountPartitions(o), mp.NumAssigned(), assignor.CountPartitions(lost)
+		need := max(0, had-keeps)
+		if lostCount > need {
+			errs = append(errs, partitionErrors(mp.Member, lost, fmt.Errorf("%w: moved away, though the member owned %d and keeps %d, so at most %d had to go", ErrNotSticky, had, keeps, need))...)
 		}
-		moves += len(lost)
-		total += mp.NumAssigned()
-		ownedCounts = append(ownedCounts, len(o))
+		moves += lostCount
+		total += keeps
+		ownedCounts = append(ownedCounts, had)
 	}
 	if len(errs) > 0 || len(plan.Members) == 0 {
 		return errs

@@ -43,6 +43,12 @@ func uniform(n int, topics ...assignor.Topic) assignor.Group {
 // memberID names member i of n so that names sort like numbers.
 func memberID(i, n int) string { return fmt.Sprintf("m%0*d", len(fmt.Sprint(max(n-1, 0))), i) }
 
+// partitionKey names one partition of one topic.
+type partitionKey struct {
+	topic string
+	id    int32
+}
+
 // withBlockOwnership returns g with its partitions (topics in g's order,
 // partitions ascending) claimed at generation gen in contiguous blocks by
 // the first owners members of g, balanced, the larger blocks last:

@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/bench/internal/contender"
-	"github.com/kgroup/assignor/bench/internal/workload"
+	"github.com/kgroup/assignor/workload"
 )
 
 // TestMain makes the test binary serve as the child process too, so the
@@ -56,7 +55,7 @@ func inProcess(j job) result {
 // TestSmoke runs two tiny shapes through every contender, scenario and
 // script and checks every plan is valid and judged.
 func TestSmoke(t *testing.T) {
-	cfg := config{shapes: tiny, scenarios: slices.Concat(workload.Scenarios, workload.Optional), contenders: realContenders(), scripts: workload.Scripts,
+	cfg := config{shapes: tiny, scenarios: workload.Scenarios(), contenders: realContenders(), scripts: workload.Scripts(),
 		scriptMax: 1000, reps: 2, cap: 10 * time.Second, seed: 1}
 	res := run(cfg, inProcess, &bytes.Buffer{})
 	if len(res.Cells) != len(tiny)*len(cfg.scenarios) {
@@ -93,7 +92,7 @@ func TestSmoke(t *testing.T) {
 			}
 		}
 	}
-	wantScripts := len(tiny) * len(workload.Scripts) * len(cooperativeContenders(cfg.contenders))
+	wantScripts := len(tiny) * len(workload.Scripts()) * len(cooperativeContenders(cfg.contenders))
 	if len(res.Scripts) != wantScripts {
 		t.Fatalf("got %d script rows, want %d", len(res.Scripts), wantScripts)
 	}

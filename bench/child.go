@@ -15,7 +15,7 @@ import (
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/bench/internal/contender"
 	"github.com/kgroup/assignor/bench/internal/measure"
-	"github.com/kgroup/assignor/bench/internal/workload"
+	"github.com/kgroup/assignor/workload"
 )
 
 // job is what the parent asks one child process to do: one repetition of one
@@ -102,7 +102,7 @@ func (w *watchdog) within(d time.Duration, phase string, f func() error) error {
 func runChild(in io.Reader, out io.Writer) error {
 	var j job
 	if err := json.NewDecoder(in).Decode(&j); err != nil {
-		return fmt.Errorf("bench child: reading job: %w", err)
+		return fmt.Errorf("bench: child: reading job: %w", err)
 	}
 	runJob(j, &watchdog{out: out, exit: os.Exit})
 	return nil
@@ -127,7 +127,7 @@ func runJob(j job, w *watchdog) {
 }
 
 // joinsFor returns the members' joins given their history.
-func joinsFor(specs []workload.MemberSpec, hist map[string]contender.Assignment, generation int32) []contender.MemberJoin {
+func joinsFor(specs []workload.Member, hist map[string]contender.Assignment, generation int32) []contender.MemberJoin {
 	joins := make([]contender.MemberJoin, len(specs))
 	for i, s := range specs {
 		j := contender.MemberJoin{ID: s.ID, Topics: s.Topics, Rack: s.Rack, Generation: assignor.NoGeneration}
@@ -174,7 +174,7 @@ func byMember(as []contender.Assignment) map[string]contender.Assignment {
 func runCell(j job, w *watchdog) (result, error) {
 	c, ok := contender.Lookup(j.Contender)
 	if !ok {
-		return result{}, fmt.Errorf("unknown contender %q", j.Contender)
+		return result{}, fmt.Errorf("bench: unknown contender %q", j.Contender)
 	}
 	cs, err := workload.Build(j.Shape, j.Scenario, j.Seed)
 	if err != nil {
@@ -185,7 +185,7 @@ func runCell(j job, w *watchdog) (result, error) {
 	if cs.Before != nil {
 		as, err := lead(w, j, c, "history", cs.Topics, joinsFor(cs.Before, nil, 0), generation)
 		if err != nil {
-			return result{}, fmt.Errorf("history round: %w", err)
+			return result{}, fmt.Errorf("bench: history round: %w", err)
 		}
 		hist = byMember(as)
 		generation++
@@ -205,7 +205,7 @@ func runCell(j job, w *watchdog) (result, error) {
 		follow := joinsFor(cs.After, byMember(as), generation)
 		as2, err := lead(w, j, c, "follow-up", cs.Topics, follow, generation+1)
 		if err != nil {
-			return result{}, fmt.Errorf("follow-up round: %w", err)
+			return result{}, fmt.Errorf("bench: follow-up round: %w", err)
 		}
 		q2 := measure.Evaluate(cs.Topics, follow, as2, protocolOf(c))
 		res.Settled = &q2
@@ -273,91 +273,114 @@ func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topi
 func runScript(j job, w *watchdog) (result, error) {
 	c, ok := contender.Lookup(j.Contender)
 	if !ok {
-		return result{}, fmt.Errorf("unknown contender %q", j.Contender)
+		return result{}, fmt.Errorf("bench: unknown contender %q", j.Contender)
 	}
 	sc, err := workload.NewScript(j.Script, j.Shape, j.Seed)
 	if err != nil {
 		return result{}, err
 	}
-	var st scriptStats
-	err = w.within(2*j.Cap, "script", func() error {
-		live := append([]workload.MemberSpec(nil), sc.Initial...)
-		hist := map[string]contender.Assignment{}
-		generation := int32(0)
-		var last measure.Quality
-		// settle runs rounds until nothing is withheld; it returns the
-		// rounds taken, or an error.
-		settle := func(count bool) (int, error) {
-			for round := 1; round <= maxRounds; round++ {
-				joins := joinsFor(live, hist, generation)
-				generation++
-				r := c.New()
-				if err := r.Prepare(sc.Topics, joins, generation); err != nil {
-					return round, err
-				}
-				start := time.Now()
-				if err := r.Lead(); err != nil {
-					return round, err
-				}
-				st.LeadNanos += time.Since(start).Nanoseconds()
-				as, err := r.Result()
-				if err != nil {
-					return round, err
-				}
-				q := measure.Evaluate(sc.Topics, joins, as, protocolOf(c))
-				last = q
-				if count {
-					st.Rounds++
-					st.Moved += q.Moves
-					st.Withheld += q.Withheld
-					if !q.Valid {
-						st.Invalid++
-						if st.FirstBad == "" && len(q.Violations) > 0 {
-							st.FirstBad = q.Violations[0]
-						}
-					}
-				}
-				hist = byMember(as)
-				if q.Withheld == 0 {
-					return round, nil
-				}
-			}
-			return maxRounds + 1, nil
-		}
-		if _, err := settle(false); err != nil {
-			return fmt.Errorf("initial assignment: %w", err)
-		}
-		for i, ev := range sc.Events {
-			gone := make(map[string]bool, len(ev.Leave))
-			for _, id := range ev.Leave {
-				gone[id] = true
-				delete(hist, id)
-			}
-			kept := live[:0]
-			for _, m := range live {
-				if !gone[m.ID] {
-					kept = append(kept, m)
-				}
-			}
-			live = append(kept, ev.Join...)
-			rounds, err := settle(true)
-			if err != nil {
-				return fmt.Errorf("event %d: %w", i+1, err)
-			}
-			st.Events++
-			if rounds > maxRounds {
-				st.Unsettled++
-				rounds = maxRounds
-			}
-			st.MaxRounds = max(st.MaxRounds, rounds)
-		}
-		st.Spread = last.Spread
-		return nil
-	})
-	if err != nil {
+	p := &scriptPlay{c: c, sc: sc, live: slices.Clone(sc.Initial), hist: map[string]contender.Assignment{}}
+	if err := w.within(2*j.Cap, "script", p.play); err != nil {
 		return result{}, err
 	}
-	return result{Script: &st, Nanos: st.LeadNanos}, nil
+	return result{Script: &p.stats, Nanos: p.stats.LeadNanos}, nil
+}
+
+// scriptPlay is one script in progress: the live members, what each was
+// given last (their history), the generation, and the sums so far.
+type scriptPlay struct {
+	c          contender.Contender
+	sc         workload.Script
+	live       []workload.Member
+	hist       map[string]contender.Assignment
+	generation int32
+	last       measure.Quality // of the latest plan
+	stats      scriptStats
+}
+
+// play settles the initial group, then runs each event and settles again.
+func (p *scriptPlay) play() error {
+	if _, err := p.settle(false); err != nil {
+		return fmt.Errorf("bench: script %s: initial assignment: %w", p.sc.Name, err)
+	}
+	for i, ev := range p.sc.Events {
+		p.apply(ev)
+		rounds, err := p.settle(true)
+		if err != nil {
+			return fmt.Errorf("bench: script %s: event %d: %w", p.sc.Name, i+1, err)
+		}
+		p.stats.Events++
+		if rounds > maxRounds {
+			p.stats.Unsettled++
+			rounds = maxRounds
+		}
+		p.stats.MaxRounds = max(p.stats.MaxRounds, rounds)
+	}
+	p.stats.Spread = p.last.Spread
+	return nil
+}
+
+// apply removes the event's leavers (and their history) and adds its
+// joiners.
+func (p *scriptPlay) apply(ev workload.Event) {
+	gone := make(map[string]bool, len(ev.Leave))
+	for _, id := range ev.Leave {
+		gone[id] = true
+		delete(p.hist, id)
+	}
+	kept := p.live[:0]
+	for _, m := range p.live {
+		if !gone[m.ID] {
+			kept = append(kept, m)
+		}
+	}
+	p.live = append(kept, ev.Join...)
+}
+
+// settle runs rounds until nothing is withheld, counting them in the stats
+// when count is set; it returns the rounds taken (maxRounds+1 when the
+// group did not settle), or an error.
+func (p *scriptPlay) settle(count bool) (int, error) {
+	for round := 1; round <= maxRounds; round++ {
+		joins := joinsFor(p.live, p.hist, p.generation)
+		p.generation++
+		r := p.c.New()
+		if err := r.Prepare(p.sc.Topics, joins, p.generation); err != nil {
+			return round, err
+		}
+		start := time.Now()
+		if err := r.Lead(); err != nil {
+			return round, err
+		}
+		p.stats.LeadNanos += time.Since(start).Nanoseconds()
+		as, err := r.Result()
+		if err != nil {
+			return round, err
+		}
+		q := measure.Evaluate(p.sc.Topics, joins, as, protocolOf(p.c))
+		p.last = q
+		if count {
+			p.stats.add(q)
+		}
+		p.hist = byMember(as)
+		if q.Withheld == 0 {
+			return round, nil
+		}
+	}
+	return maxRounds + 1, nil
+}
+
+// add counts one round judged q.
+func (st *scriptStats) add(q measure.Quality) {
+	st.Rounds++
+	st.Moved += q.Moves
+	st.Withheld += q.Withheld
+	if !q.Valid {
+		st.Invalid++
+		if st.FirstBad == "" && len(q.Violations) > 0 {
+			st.FirstBad = q.Violations[0]
+		}
+	}
 }
 
 var errChildFailed = errors.New("bench: child failed")

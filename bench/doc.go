@@ -15,7 +15,7 @@
 //
 // Shapes run from 10 topics × 100 partitions with 50 members (1k
 // partitions) to 100 × 1000 with 1000 members (100k); -full adds 500 × 2000
-// with 2000 members (1M). Scenarios (package internal/workload, fixed seed):
+// with 2000 members (1M). Scenarios (package workload of the core, fixed seed):
 // fresh, one member joins, one leaves, mixed subscriptions, racks (ours
 // only). In the join and leave scenarios each contender's members carry the
 // contender's own fresh plan as history, encoded as that client's members
@@ -45,7 +45,7 @@
 // DIR/results.md and DIR/plots/*.png (time against partitions on log-log
 // axes, one plot per scenario; moves per scenario) and DIR/results.json, from
 // which -render DIR redraws all of it without running again. -quick is the CI
-// smoke test (the 1k shape, one repetition, a 2s cap, about 15 seconds).
+// smoke test (the 1k shape, one repetition, a 2s cap).
 //
 // # Other modes
 //

@@ -49,7 +49,7 @@ type groupStats struct {
 func runGroup(j job, w *watchdog) (result, error) {
 	s, ok := e2e.ScriptNamed(j.Group)
 	if !ok {
-		return result{}, fmt.Errorf("unknown group script %q", j.Group)
+		return result{}, fmt.Errorf("bench: unknown group script %q", j.Group)
 	}
 	var kind e2e.Kind
 	for _, k := range groupKinds() {
@@ -58,7 +58,7 @@ func runGroup(j job, w *watchdog) (result, error) {
 		}
 	}
 	if kind.Name == "" {
-		return result{}, fmt.Errorf("unknown member kind %q", j.Kind)
+		return result{}, fmt.Errorf("bench: unknown member kind %q", j.Kind)
 	}
 	var rep e2e.Report
 	err := w.within(j.Cap, "group", func() error {

@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/kgroup/assignor/bench/internal/contender"
-	"github.com/kgroup/assignor/bench/internal/workload"
+	"github.com/kgroup/assignor/workload"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -48,120 +46,53 @@ func main() {
 	os.Exit(cli(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// cli runs the command line args and returns the exit status: 0, 1 for a
+// failure, 2 for a bad command line.
 func cli(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		child      = fs.Bool("child", false, "run one job read from stdin (internal)")
-		full       = fs.Bool("full", false, "add the 1M-partition shape and raise the cap to 20s")
-		quick      = fs.Bool("quick", false, "smoke test: 1k shape, 1 repetition, 2s cap")
-		growth     = fs.Bool("growth", false, "run the growth series instead (1,000 members, 100 topics of 100 to 10,000 partitions; 10k to 1M) for the log-log slope; with -scenarios fresh,mixed by default")
-		shapes     = fs.String("shapes", "", "comma-separated shapes to run: 1k,10k,40k,100k,1M (default all but 1M)")
-		scenarios  = fs.String("scenarios", "", "comma-separated scenarios (default: fresh,join,leave,mixed,racks; also mixed-join)")
-		contenders = fs.String("contenders", "", "comma-separated contender keys (default: all); see -list")
-		list       = fs.Bool("list", false, "list the contenders and exit")
-		scripts    = fs.Bool("scripts", true, "run the multi-round scripts (roll, scale) on the 1k and 10k shapes")
-		reps       = fs.Int("reps", 3, "repetitions per contender, shape and scenario")
-		capFlag    = fs.Duration("cap", 0, "time cap per contender run (default 5s; 20s with -full; a script gets twice the cap)")
-		seed       = fs.Uint64("seed", 1, "seed of every input")
-		out        = fs.String("out", "", "directory to write results.md and plots/*.png to")
-		render     = fs.String("render", "", "redraw DIR/results.md, DIR/plots and the table from DIR/results.json (written by -out) without running")
-		group      = fs.Bool("group", false, "also run the real-group scripts (rolling restart, scale out and in) on an in-process kfake broker")
-	)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: go run ./bench [flags]\n\nRuns every contender on the same inputs, each in its own child process, and prints a table.\n\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	f, ok := parseFlags(args, stderr)
+	if !ok {
 		return 2
 	}
-	if *child {
+	switch {
+	case f.child:
 		if err := runChild(os.Stdin, stdout); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
 		return 0
-	}
-	if *render != "" {
-		res, err := loadJSON(*render)
-		if err == nil {
-			writeTable(stdout, res)
-			err = writeOutputs(*render, res)
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "bench:", err)
-			return 1
-		}
-		return 0
-	}
-	if *list {
+	case f.render != "":
+		return render(f.render, stdout, stderr)
+	case f.list:
 		for _, c := range contender.All() {
 			fmt.Fprintf(stdout, "%-20s %s\n", c.Key, c.Name)
 		}
 		return 0
 	}
-	cfg := config{reps: *reps, cap: 5 * time.Second, seed: *seed, out: *out, full: *full, group: *group, scriptMax: 10_000}
-	cfg.shapes = slices.Clone(workload.Shapes)
-	if *full {
-		cfg.shapes = append(cfg.shapes, workload.Full)
-		cfg.cap = 20 * time.Second
+	cfg, err := f.config()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
 	}
-	if *growth {
-		cfg.shapes, cfg.growth = slices.Clone(workload.Growth), true
-		cfg.scenarios = []workload.Scenario{workload.Fresh, workload.Mixed}
-		cfg.scriptMax = 0
+	return runAll(cfg, stdout, stderr)
+}
+
+// render redraws dir's outputs and the table from dir/results.json.
+func render(dir string, stdout, stderr io.Writer) int {
+	res, err := loadJSON(dir)
+	if err == nil {
+		writeTable(stdout, res)
+		err = writeOutputs(dir, res)
 	}
-	if *quick {
-		cfg.shapes = cfg.shapes[:1]
-		cfg.reps = 1
-		cfg.cap = 2 * time.Second
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
 	}
-	if *capFlag > 0 {
-		cfg.cap = *capFlag
-	}
-	if *shapes != "" {
-		cfg.shapes = nil
-		for _, name := range strings.Split(*shapes, ",") {
-			s, ok := shapeByName(strings.TrimSpace(name))
-			if !ok {
-				fmt.Fprintf(stderr, "bench: unknown shape %q (want 1k, 10k, 40k, 100k or 1M)\n", name)
-				return 2
-			}
-			cfg.shapes = append(cfg.shapes, s)
-		}
-	}
-	if cfg.scenarios == nil {
-		cfg.scenarios = workload.Scenarios
-	}
-	if *scenarios != "" {
-		cfg.scenarios = nil
-		for _, name := range strings.Split(*scenarios, ",") {
-			sc := workload.Scenario(strings.TrimSpace(name))
-			if !slices.Contains(workload.Scenarios, sc) && !slices.Contains(workload.Optional, sc) {
-				fmt.Fprintf(stderr, "bench: unknown scenario %q\n", name)
-				return 2
-			}
-			cfg.scenarios = append(cfg.scenarios, sc)
-		}
-	}
-	cfg.contenders = contender.All()
-	if *contenders != "" {
-		cfg.contenders = nil
-		for _, key := range strings.Split(*contenders, ",") {
-			c, ok := contender.Lookup(strings.TrimSpace(key))
-			if !ok {
-				fmt.Fprintf(stderr, "bench: unknown contender %q (see -list)\n", key)
-				return 2
-			}
-			cfg.contenders = append(cfg.contenders, c)
-		}
-	}
-	if *scripts {
-		cfg.scripts = workload.Scripts
-	}
-	if cfg.reps < 1 {
-		cfg.reps = 1
-	}
+	return 0
+}
+
+// runAll runs cfg in child processes of this executable, prints the table
+// and writes the outputs if cfg asks for them.
+func runAll(cfg config, stdout, stderr io.Writer) int {
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
@@ -177,21 +108,12 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	writeTable(stdout, res)
 	if cfg.out != "" {
 		if err := writeOutputs(cfg.out, res); err != nil {
-			fmt.Fprintln(stderr, "bench:", err)
+			fmt.Fprintln(stderr, err)
 			return 1
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", cfg.out)
 	}
 	return 0
-}
-
-func shapeByName(name string) (workload.Shape, bool) {
-	for _, s := range append(slices.Clone(workload.Shapes), workload.Full) {
-		if strings.EqualFold(s.Short(), name) {
-			return s, true
-		}
-	}
-	return workload.Shape{}, false
 }
 
 // spawner runs one job in a child and returns its result.

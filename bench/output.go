@@ -3,49 +3,43 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-
 	"github.com/kgroup/assignor/bench/internal/contender"
-	"github.com/kgroup/assignor/bench/internal/workload"
+	"github.com/kgroup/assignor/workload"
 )
 
 // writeOutputs writes dir/results.md and dir/plots/*.png.
 func writeOutputs(dir string, res *results) error {
 	plots := filepath.Join(dir, "plots")
 	if err := os.MkdirAll(plots, 0o755); err != nil {
-		return err
+		return fmt.Errorf("bench: %w", err)
 	}
 	var names []string
 	for _, sc := range res.Cfg.scenarios {
 		name := "time-" + string(sc) + ".png"
 		ok, err := timePlot(res, sc, filepath.Join(plots, name))
 		if err != nil {
-			return fmt.Errorf("plot %s: %w", name, err)
+			return fmt.Errorf("bench: plot %s: %w", name, err)
 		}
 		if ok {
 			names = append(names, name)
 		}
 	}
 	if ok, err := movesPlot(res, filepath.Join(plots, "moves.png")); err != nil {
-		return fmt.Errorf("plot moves.png: %w", err)
+		return fmt.Errorf("bench: plot moves.png: %w", err)
 	} else if ok {
 		names = append(names, "moves.png")
 	}
 	if err := saveJSON(filepath.Join(dir, "results.json"), res); err != nil {
-		return err
+		return fmt.Errorf("bench: %w", err)
 	}
-	return os.WriteFile(filepath.Join(dir, "results.md"), []byte(markdown(res, names)), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "results.md"), []byte(markdown(res, names)), 0o644); err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	return nil
 }
 
 // saved is results.json: the raw results and the settings of the run, so
@@ -76,14 +70,14 @@ func saveJSON(path string, res *results) error {
 func loadJSON(dir string) (*results, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("bench: %w", err)
 	}
 	var s saved
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "results.json"), err)
+		return nil, fmt.Errorf("bench: %s: %w", filepath.Join(dir, "results.json"), err)
 	}
 	if s.Results == nil {
-		return nil, fmt.Errorf("%s: no results", filepath.Join(dir, "results.json"))
+		return nil, fmt.Errorf("bench: %s: no results", filepath.Join(dir, "results.json"))
 	}
 	res := s.Results
 	res.Cfg = config{contenders: s.Contenders, scenarios: s.Scenarios, reps: s.Reps, cap: s.Cap, seed: s.Seed, full: s.Full, group: s.Group, growth: s.Growth, out: dir}
@@ -91,451 +85,4 @@ func loadJSON(dir string) (*results, error) {
 		finish(cl)
 	}
 	return res, nil
-}
-
-func mdRow(cols []string) string {
-	for i, c := range cols {
-		cols[i] = strings.ReplaceAll(c, "|", `\|`)
-	}
-	return "| " + strings.Join(cols, " | ") + " |\n"
-}
-
-func mdHeader(cols []string) string {
-	sep := make([]string, len(cols))
-	for i := range sep {
-		sep[i] = "---"
-	}
-	return mdRow(cols) + "|" + strings.Join(sep, "|") + "|\n"
-}
-
-// markdown renders results.md: the setting, the headline table, every row,
-// the scripts, the plots and the definitions.
-func markdown(res *results, plots []string) string {
-	var b strings.Builder
-	b.WriteString("# Benchmark results\n\n")
-	fmt.Fprintf(&b, "Produced by `go run ./bench%s` on %s, wall time %s.\n\n", flagsOf(res.Cfg), res.Date.Format("2006-01-02 15:04 MST"), res.Wall.Round(time.Second))
-	for _, e := range res.Env {
-		fmt.Fprintf(&b, "- %s\n", e)
-	}
-	b.WriteString("\nTimes are the leader's unit of work, the members' encoded JoinGroup metadata in and the encoded assignments out, each repetition in a fresh process, repetitions interleaved across contenders. Absolute times on a shared 2-core VM are noisy; the ratios in the same cell are what count.\n\n")
-
-	b.WriteString("## Headline: cooperative-sticky, bytes in to bytes out\n\n")
-	b.WriteString("Targets (issue 7): from 10k partitions up, ours at most 0.5× franz-go's median; at 1k never slower; within 3× of the floor everywhere (where franz-go is capped or cannot run the scenario, the floor bound alone applies).\n\n")
-	b.WriteString(mdHeader([]string{"shape", "scenario", "ours", "franz-go", "ours ÷ franz-go", "sarama", "floor", "ours ÷ floor", "ours MB / franz-go MB", "ours moves", "franz-go moves", "target"}))
-	for _, cl := range res.Cells {
-		ours, franz, sarama, floor := find(cl, "ours-coop"), find(cl, refKey), find(cl, "sarama-coop"), find(cl, floorKey)
-		if ours == nil {
-			continue
-		}
-		mb := "–"
-		if franz != nil && ours.AllocMed > 0 && franz.AllocMed > 0 {
-			mb = fmt.Sprintf("%.2f", float64(ours.AllocMed)/float64(franz.AllocMed))
-		}
-		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(franz), ratio(ours.XRef), short(sarama), short(floor), ratio(ours.XFloor), mb, moves(cl, ours), moves(cl, franz), target(cl, ours)}))
-	}
-	if sticky := stickyHeadline(res); sticky != "" {
-		b.WriteString("\n## Headline: sticky (eager), bytes in to bytes out\n\n")
-		b.WriteString("Targets (issue 4): from 10k partitions up, ours at most 0.5× franz-go's sticky median; at 1k never slower; allocated bytes no more than franz-go's. Core is our Assign alone on a decoded group.\n\n")
-		b.WriteString(sticky)
-	}
-	if slopes := slopeTable(res); slopes != "" {
-		b.WriteString("\n## Growth: log-log slope of the median against partitions\n\n")
-		if res.Cfg.growth {
-			b.WriteString("Least-squares slope of log(median) over log(partitions) across the growth series (1,000 members subscribed to 100 topics; only the partition count changes, 10k to 1M; 1 = linear). Issue 4's target: at most 1.15 for our core rows, mixed subscriptions included.\n\n")
-		} else {
-			b.WriteString("Least-squares slope of log(median) over log(partitions) across the shapes each contender ran (1 = linear). In the default shape series members grow with partitions, so this is the growth over that series, not a controlled sweep; -growth runs the controlled one (1,000 members, only partitions change).\n\n")
-		}
-		b.WriteString(slopes)
-	}
-
-	b.WriteString("\n## Every contender\n\n")
-	b.WriteString(mdHeader(slicesClone(tableHeader)))
-	for _, cl := range res.Cells {
-		for _, r := range cl.Rows {
-			b.WriteString(mdRow(r.cells(cl)))
-		}
-	}
-	if len(res.Scripts) > 0 {
-		b.WriteString("\n## Multi-round scripts (cooperative contenders, round by round)\n\n")
-		b.WriteString("`roll`: every member in turn leaves, then rejoins with a new member ID and nothing owned (two events per member). `scale`: one member, doubled event by event up to the shape's member count, then halved back to one. After each event the group rebalances until no partition is withheld; every member rejoins each round owning what it was given. rounds: rebalances after the initial assignment; moved: partitions revoked from their owner, summed over rounds; withheld: partitions assigned to nobody, summed over rounds.\n\n")
-		b.WriteString(mdHeader(slicesClone(scriptHeader)))
-		for _, sr := range res.Scripts {
-			b.WriteString(mdRow(sr.cells()))
-		}
-	}
-	if len(res.Groups) > 0 {
-		b.WriteString("\n## Real groups on an in-process broker (-group)\n\n")
-		b.WriteString("The sarama adapter's end-to-end scripts (package bench/internal/e2e): real sarama v1.61.1 or franz-go members on franz-go's kfake (three brokers on 127.0.0.1), records produced throughout. rolling-restart: 4 members over 2 topics of 12 partitions, each restarted in turn; scale-out-in: 1 member, one at a time up to 6, then back to 1. moved: partitions given to another member than the last plan's; unowned partition-s: partition-seconds with no member holding the partition; pause: each member's longest time without a record. Wall-clock figures depend on kfake's timers and the members' session settings.\n\n")
-		b.WriteString(mdHeader(slicesClone(groupHeader)))
-		for _, gr := range res.Groups {
-			b.WriteString(mdRow(gr.cells()))
-		}
-	}
-	if bad := invalidPlans(res); len(bad) > 0 {
-		b.WriteString("\n## INVALID PLANS\n\n```\n" + strings.Join(bad, "\n") + "\n```\n")
-	} else {
-		b.WriteString("\nEvery plan produced was valid (assignor.CheckPlan, as the contender's protocol).\n")
-	}
-	if len(plots) > 0 {
-		b.WriteString("\n## Plots\n\n")
-		for _, p := range plots {
-			fmt.Fprintf(&b, "![%s](plots/%s)\n\n", strings.TrimSuffix(p, ".png"), p)
-		}
-	}
-	b.WriteString(definitions)
-	return b.String()
-}
-
-const definitions = `
-## Columns
-
-- **median, min**: over the repetitions (each a child process) of the child's median timed Lead: after one warm-up Lead (or the history round in join and leave), each child times up to 5 Leads on fresh runners, until 300 ms are spent (up to 15 while they all fit in 30 ms), as a long-running leader would run them.
-- **×franz-coop, ×floor**: median ÷ the median of franz-go's cooperative-sticky, or of the floor, in the same shape and scenario; "> cap" rows show the cap ÷ that median.
-- **floor**: the work no leader can avoid, with our codec: decode every member's subscription, then encode an assignment decided beforehand (one member per partition, untimed), which means grouping it by member and topic into the lists the encoder takes and writing each member's bytes. Like every other contender, it holds only the members' raw metadata and the topics between Leads, so its Lead meets the garbage collector in the same state.
-- **MB/op**: bytes allocated during the timed Lead (runtime.MemStats.TotalAlloc), median.
-- **GCs**: garbage collection cycles that ended during the timed Lead (runtime.MemStats.NumGC), median. Each timed Lead starts right after a forced collection, in a process that holds little besides the members' metadata, so a contender that allocates more than that heap's headroom pays for a cycle or two inside its Lead. Up to 10k partitions ours, franz-go's and the floor's rows show none; from 40k on most bytes-in rows show one or more (the floor's too, in most cells), while the core rows, whose process also holds the decoded group and so has more headroom, mostly show none.
-- **valid**: assignor.CheckPlan on the decoded assignments, as the contender's protocol; an invalid plan names the partition.
-- **balance**: spread = most − fewest partitions per member; "opt" when the sum of squared loads is the least possible (every subscribed partition spread evenly), "best seen" when no contender did better, "(withholding)" for a cooperative first round that withholds partitions for the follow-up.
-- **moves (min)**: partitions a member owned in its contender's previous plan and is not given now, withheld ones included, a departed member's excluded; min = the fewest any optimally balanced plan needs.
-- **withheld**: cooperative only, subscribed partitions assigned to nobody this round (handed over in the follow-up).
-- **settled**: cooperative only, the follow-up round after every member rejoins owning what it was given: its spread, its extra moves, what it still withholds.
-- **rack-local**: racks scenario, the share of partitions given to a member in one of the partition's replica racks (three racks, two replicas per partition).
-`
-
-// stickyHeadline renders the eager sticky comparison: ours (bytes in and
-// core) against franz-go's and sarama's sticky, with issue 4's targets.
-func stickyHeadline(res *results) string {
-	var b strings.Builder
-	for _, cl := range res.Cells {
-		ours, core, franz, sarama := find(cl, "ours-sticky"), find(cl, "ours-sticky-core"), find(cl, "franz-sticky"), find(cl, "sarama-sticky")
-		if ours == nil {
-			continue
-		}
-		// div is a's median over b's, or over b's cap ("<") when b was
-		// capped.
-		div := func(a, b *row) (string, float64) {
-			switch {
-			case a == nil || b == nil || a.Median == 0:
-				return "–", 0
-			case b.Status == statusCapped && b.Cap > 0:
-				x := float64(a.Median) / float64(b.Cap)
-				return fmt.Sprintf("< %.2g", x), x
-			case b.Status != statusOK || b.Median == 0:
-				return "–", 0
-			}
-			x := float64(a.Median) / float64(b.Median)
-			return ratio(x), x
-		}
-		ratioText, x := div(ours, franz)
-		coreText, _ := div(core, franz)
-		mb, verdict := "–", "–"
-		if x > 0 {
-			limit := peerLimit(cl)
-			var missed []string
-			if x > limit {
-				missed = append(missed, fmt.Sprintf("÷franz-go %.2f > %.1f", x, limit))
-			}
-			if franz.Status == statusOK && ours.AllocMed > 0 && franz.AllocMed > 0 {
-				m := float64(ours.AllocMed) / float64(franz.AllocMed)
-				mb = fmt.Sprintf("%.2f", m)
-				if m > 1 {
-					missed = append(missed, fmt.Sprintf("MB %.2f× franz-go's", m))
-				}
-			}
-			verdict = "met"
-			if len(missed) > 0 {
-				verdict = "missed: " + strings.Join(missed, "; ")
-			}
-		}
-		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(core), short(franz), short(sarama), ratioText, coreText, mb, moves(cl, ours), moves(cl, franz), moves(cl, sarama), verdict}))
-	}
-	if b.Len() == 0 {
-		return ""
-	}
-	return mdHeader([]string{"shape", "scenario", "ours", "ours core", "franz-go", "sarama", "ours ÷ franz-go", "core ÷ franz-go", "ours MB / franz-go MB", "ours moves", "franz-go moves", "sarama moves", "target"}) + b.String()
-}
-
-// peerLimit is the most ours may take as a multiple of franz-go's median in
-// cell cl (issues 4 and 7): half from 10k partitions up, never slower below.
-func peerLimit(cl *cell) float64 {
-	if cl.Shape.Total() < 10_000 {
-		return 1
-	}
-	return 0.5
-}
-
-// target says whether ours meets the issue's targets in cell cl.
-func target(cl *cell, ours *row) string {
-	if ours.Median == 0 {
-		return "–"
-	}
-	var missed []string
-	limit := peerLimit(cl)
-	if ours.XRef > limit {
-		missed = append(missed, fmt.Sprintf("÷franz-go %.2f > %.1f", ours.XRef, limit))
-	}
-	if ours.XFloor > 3 {
-		missed = append(missed, fmt.Sprintf("×floor %.1f > 3", ours.XFloor))
-	}
-	if len(missed) == 0 {
-		return "met"
-	}
-	return "missed: " + strings.Join(missed, "; ")
-}
-
-// slopeTable renders, per contender and scenario, the least-squares slope
-// of log(median) against log(partitions) over the shapes it ran.
-func slopeTable(res *results) string {
-	var scenarios []workload.Scenario
-	for _, cl := range res.Cells {
-		if !slices.Contains(scenarios, cl.Scenario) {
-			scenarios = append(scenarios, cl.Scenario)
-		}
-	}
-	head := []string{"contender"}
-	for _, sc := range scenarios {
-		head = append(head, string(sc))
-	}
-	var b strings.Builder
-	any := false
-	for _, c := range res.Cfg.contenders {
-		cols := []string{c.Name}
-		for _, sc := range scenarios {
-			var xs, ys []float64
-			for _, cl := range res.Cells {
-				if cl.Scenario != sc {
-					continue
-				}
-				if r := find(cl, c.Key); r != nil && r.Median > 0 {
-					xs = append(xs, math.Log(float64(cl.Shape.Total())))
-					ys = append(ys, math.Log(float64(r.Median)))
-				}
-			}
-			if len(xs) < 2 {
-				cols = append(cols, "–")
-				continue
-			}
-			any = true
-			cols = append(cols, fmt.Sprintf("%.2f (%d shapes)", slope(xs, ys), len(xs)))
-		}
-		b.WriteString(mdRow(cols))
-	}
-	if !any {
-		return ""
-	}
-	return mdHeader(head) + b.String()
-}
-
-func slope(xs, ys []float64) float64 {
-	var mx, my float64
-	for i := range xs {
-		mx += xs[i]
-		my += ys[i]
-	}
-	mx /= float64(len(xs))
-	my /= float64(len(ys))
-	var num, den float64
-	for i := range xs {
-		num += (xs[i] - mx) * (ys[i] - my)
-		den += (xs[i] - mx) * (xs[i] - mx)
-	}
-	if den == 0 {
-		return 0
-	}
-	return num / den
-}
-
-func slicesClone(s []string) []string { return append([]string(nil), s...) }
-
-func flagsOf(cfg config) string {
-	var f []string
-	if cfg.full {
-		f = append(f, "-full")
-	}
-	if cfg.growth {
-		f = append(f, "-growth")
-	}
-	if cfg.group {
-		f = append(f, "-group")
-	}
-	if cfg.out != "" {
-		f = append(f, "-out "+cfg.out)
-	}
-	if len(f) == 0 {
-		return ""
-	}
-	return " " + strings.Join(f, " ")
-}
-
-// short renders a row's median, or its status.
-func short(r *row) string {
-	switch {
-	case r == nil:
-		return "–"
-	case r.Status == statusCapped && r.Median == 0:
-		return "> cap"
-	case r.Status == statusCapped:
-		return dur(r.Median) + ", then > cap"
-	case r.Status == statusSkipped:
-		return "not run (> cap on a smaller shape)"
-	case r.Status == statusNA:
-		return "n/a"
-	case r.Status == statusError:
-		return "ERROR"
-	}
-	if r.Q != nil && !r.Q.Valid {
-		return dur(r.Median) + " INVALID"
-	}
-	return dur(r.Median)
-}
-
-func moves(cl *cell, r *row) string {
-	if r == nil || r.Q == nil || (!hasHistory(cl.Scenario)) {
-		return "–"
-	}
-	return fmt.Sprint(r.Q.Moves)
-}
-
-// timePlot draws median time against partitions, log-log, one line per
-// contender, for scenario sc. It reports whether there was anything to draw.
-func timePlot(res *results, sc workload.Scenario, path string) (bool, error) {
-	p := plot.New()
-	p.Title.Text = "Leader time vs partitions: " + string(sc)
-	p.X.Label.Text = "partitions"
-	p.Y.Label.Text = "median time (ms)"
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	p.Legend.Top, p.Legend.Left = true, true
-	drawn := 0
-	for i, c := range res.Cfg.contenders {
-		var xys plotter.XYs
-		for _, cl := range res.Cells {
-			if cl.Scenario != sc {
-				continue
-			}
-			if r := find(cl, c.Key); r != nil && r.Median > 0 {
-				xys = append(xys, plotter.XY{X: float64(cl.Shape.Total()), Y: float64(r.Median) / 1e6})
-			}
-		}
-		if len(xys) == 0 {
-			continue
-		}
-		l, s, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return false, err
-		}
-		l.Color = plotutil.Color(i)
-		l.Dashes = plotutil.Dashes(i / 7)
-		s.Color = l.Color
-		s.Shape = plotutil.Shape(i)
-		p.Add(l, s)
-		p.Legend.Add(c.Name, l, s)
-		drawn++
-	}
-	if drawn == 0 {
-		return false, nil
-	}
-	var capped plotter.XYs
-	for _, cl := range res.Cells {
-		if cl.Scenario != sc {
-			continue
-		}
-		for _, r := range cl.Rows {
-			if r.Status == statusCapped && r.Median == 0 && r.Cap > 0 {
-				capped = append(capped, plotter.XY{X: float64(cl.Shape.Total()), Y: float64(r.Cap) / 1e6})
-			}
-		}
-	}
-	if len(capped) > 0 {
-		s, err := plotter.NewScatter(capped)
-		if err != nil {
-			return false, err
-		}
-		s.Shape, s.Radius = draw.PyramidGlyph{}, vg.Points(5)
-		p.Add(s)
-		p.Legend.Add("over the cap: killed (drawn at the cap)", s)
-	}
-	p.Y.Max *= 30 // room for the legend above the data
-	return true, p.Save(9*vg.Inch, 6*vg.Inch, path)
-}
-
-// movesPlot draws each contender's moves in the join and leave scenarios
-// on the largest shape up to 10k partitions that ran them (plus one, on a
-// log scale, so that zero shows), against the fewest moves possible. It
-// reports whether there was anything to draw.
-func movesPlot(res *results, path string) (bool, error) {
-	var shape workload.Shape
-	for _, cl := range res.Cells {
-		if (hasHistory(cl.Scenario)) && cl.Shape.Total() <= 10_000 && cl.Shape.Total() > shape.Total() {
-			shape = cl.Shape
-		}
-	}
-	if shape.Total() == 0 {
-		return false, nil
-	}
-	var names []string
-	var keys []string
-	for _, c := range res.Cfg.contenders {
-		if !c.Floor && !c.Core {
-			names = append(names, strings.NewReplacer("cooperative-sticky", "coop-sticky", " via sarama adapter", " (sarama adapter)").Replace(c.Name))
-			keys = append(keys, c.Key)
-		}
-	}
-	p := plot.New()
-	p.Title.Text = "Moves after one member joins or leaves, " + shape.String()
-	p.Y.Label.Text = "partitions moved + 1 (log)"
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.NominalX(names...)
-	p.X.Tick.Label.Rotation = math.Pi / 6
-	p.X.Tick.Label.XAlign = draw.XRight
-	p.Legend.Top, p.Legend.Left = true, true
-	drawn := 0
-	for i, sc := range []workload.Scenario{workload.Join, workload.Leave} {
-		var cl *cell
-		for _, c := range res.Cells {
-			if c.Shape == shape && c.Scenario == sc {
-				cl = c
-			}
-		}
-		if cl == nil {
-			continue
-		}
-		var pts, mins plotter.XYs
-		for x, key := range keys {
-			r := find(cl, key)
-			if r == nil || r.Q == nil {
-				continue
-			}
-			pts = append(pts, plotter.XY{X: float64(x), Y: float64(r.Q.Moves) + 1})
-			if r.Q.MinMoves >= 0 {
-				mins = append(mins, plotter.XY{X: float64(x), Y: float64(r.Q.MinMoves) + 1})
-			}
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		s, err := plotter.NewScatter(pts)
-		if err != nil {
-			return false, err
-		}
-		s.Color, s.Shape, s.Radius = plotutil.Color(i), plotutil.Shape(i), vg.Points(5)
-		p.Add(s)
-		p.Legend.Add(string(sc)+": moves", s)
-		if len(mins) > 0 {
-			m, err := plotter.NewScatter(mins)
-			if err != nil {
-				return false, err
-			}
-			m.Color, m.Shape, m.Radius = plotutil.Color(i), draw.CrossGlyph{}, vg.Points(6)
-			p.Add(m)
-			p.Legend.Add(string(sc)+": fewest possible", m)
-		}
-		drawn++
-	}
-	if drawn == 0 {
-		return false, nil
-	}
-	p.Y.Max *= 30 // room for the legend above the data
-	return true, p.Save(9*vg.Inch, 6*vg.Inch, path)
 }

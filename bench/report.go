@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/kgroup/assignor/bench/internal/workload"
+	"github.com/kgroup/assignor/workload"
 )
 
 // tableHeader are the columns of the results table.

@@ -8,7 +8,8 @@ import (
 
 	"github.com/kgroup/assignor/bench/internal/contender"
 	"github.com/kgroup/assignor/bench/internal/measure"
-	"github.com/kgroup/assignor/bench/internal/workload"
+	"github.com/kgroup/assignor/workload"
+	"github.com/schollz/progressbar/v3"
 )
 
 // Row statuses.
@@ -72,7 +73,33 @@ const refKey, floorKey = "franz-coop", "floor"
 // contenders (repetition r of every contender before repetition r+1, the
 // contender order rotated each repetition), and shows a progress bar on bar.
 func run(cfg config, spawn spawner, barOut io.Writer) *results {
-	res := &results{Cfg: cfg}
+	rn := &runner{cfg: cfg, spawn: spawn, res: &results{Cfg: cfg}, cappedOn: map[string]string{}}
+	rn.bar = newBar(jobCount(cfg), barOut)
+	defer rn.bar.Close()
+	for _, s := range cfg.shapes {
+		for _, sc := range cfg.scenarios {
+			rn.cell(s, sc)
+		}
+	}
+	for _, s := range cfg.shapes {
+		if s.Total() > cfg.scriptMax {
+			continue
+		}
+		for _, name := range cfg.scripts {
+			for _, c := range cooperativeContenders(cfg.contenders) {
+				rn.script(s, name, c)
+			}
+		}
+	}
+	if cfg.group {
+		rn.res.Groups = runGroups(spawn, cfg.seed, func() { _ = rn.bar.Add(1) })
+	}
+	return rn.res
+}
+
+// jobCount is how many child jobs cfg asks for at most, the progress bar's
+// length.
+func jobCount(cfg config) int {
 	total := 0
 	for range cfg.shapes {
 		for _, sc := range cfg.scenarios {
@@ -83,104 +110,112 @@ func run(cfg config, spawn spawner, barOut io.Writer) *results {
 			}
 		}
 	}
-	scriptContenders := cooperativeContenders(cfg.contenders)
 	for _, s := range cfg.shapes {
 		if s.Total() <= cfg.scriptMax {
-			total += len(cfg.scripts) * len(scriptContenders)
+			total += len(cfg.scripts) * len(cooperativeContenders(cfg.contenders))
 		}
 	}
 	if cfg.group {
 		total += len(groupScripts) * len(groupKinds())
 	}
-	bar := newBar(total, barOut)
-	defer bar.Close()
+	return total
+}
 
-	cappedOn := map[string]string{} // contender key + "/" + scenario or script → shape where it hit the cap
-	for _, s := range cfg.shapes {
-		for _, sc := range cfg.scenarios {
-			cl := &cell{Shape: s, Scenario: sc}
-			res.Cells = append(res.Cells, cl)
-			var active []*row
-			for _, c := range cfg.contenders {
-				r := &row{C: c, Status: statusOK}
-				cl.Rows = append(cl.Rows, r)
-				switch {
-				case sc == workload.Racks && !c.Racks:
-					r.Status, r.Note = statusNA, "cannot take racks"
-				case cappedOn[c.Key+"/"+string(sc)] != "":
-					r.Status, r.Note = statusSkipped, "not run: over the cap on "+cappedOn[c.Key+"/"+string(sc)]
-					_ = bar.Add(cfg.reps)
-				default:
-					active = append(active, r)
-				}
-			}
-			for rep := range cfg.reps {
-				for k := range active {
-					r := active[(k+rep)%len(active)]
-					if r.Status != statusOK {
-						continue
-					}
-					out := spawn(job{Contender: r.C.Key, Shape: s, Scenario: sc, Seed: cfg.seed, Cap: cfg.cap})
-					_ = bar.Add(1)
-					switch {
-					case out.Capped:
-						r.Status, r.Note, r.Cap = statusCapped, "> cap "+cfg.cap.String()+" ("+out.Phase+")", cfg.cap
-						cappedOn[r.C.Key+"/"+string(sc)] = s.Short()
-						_ = bar.Add(cfg.reps - rep - 1)
-					case out.Err != "":
-						r.Status, r.Note = statusError, out.Err
-						_ = bar.Add(cfg.reps - rep - 1)
-					default:
-						r.Times = append(r.Times, time.Duration(out.Nanos))
-						r.Allocs = append(r.Allocs, out.AllocBytes)
-						r.GCs = append(r.GCs, out.GCs)
-						if r.Q == nil {
-							r.Q, r.Settle = out.Quality, out.Settled
-						}
-					}
-				}
-			}
-			finish(cl)
+// runner is one run in progress: its results so far, and where each
+// contender hit the cap.
+type runner struct {
+	cfg   config
+	spawn spawner
+	bar   *progressbar.ProgressBar
+	res   *results
+	// cappedOn maps a contender key and "/" and a scenario or "script "
+	// and a script name to the shape on which it hit the cap: larger shapes
+	// skip it.
+	cappedOn map[string]string
+}
+
+// cell runs every repetition of every contender on shape s and scenario
+// sc, interleaved, and finishes the cell.
+func (rn *runner) cell(s workload.Shape, sc workload.Scenario) {
+	cl := &cell{Shape: s, Scenario: sc}
+	rn.res.Cells = append(rn.res.Cells, cl)
+	var active []*row
+	for _, c := range rn.cfg.contenders {
+		r := &row{C: c, Status: statusOK}
+		cl.Rows = append(cl.Rows, r)
+		switch {
+		case sc == workload.Racks && !c.Racks:
+			r.Status, r.Note = statusNA, "cannot take racks"
+		case rn.cappedOn[c.Key+"/"+string(sc)] != "":
+			r.Status, r.Note = statusSkipped, "not run: over the cap on "+rn.cappedOn[c.Key+"/"+string(sc)]
+			_ = rn.bar.Add(rn.cfg.reps)
+		default:
+			active = append(active, r)
 		}
 	}
-	for _, s := range cfg.shapes {
-		if s.Total() > cfg.scriptMax {
-			continue
-		}
-		for _, name := range cfg.scripts {
-			for _, c := range scriptContenders {
-				sr := &scriptRow{Shape: s, Script: name, C: c, Status: statusOK}
-				res.Scripts = append(res.Scripts, sr)
-				key := c.Key + "/script " + name
-				if on := cappedOn[key]; on != "" {
-					sr.Status, sr.Note = statusSkipped, "not run: over the cap on "+on
-					_ = bar.Add(1)
-					continue
-				}
-				if why := predictOverCap(res, s, name, c, 2*cfg.cap, cfg.seed); why != "" {
-					sr.Status, sr.Note = statusSkipped, why
-					cappedOn[key] = s.Short()
-					_ = bar.Add(1)
-					continue
-				}
-				out := spawn(job{Contender: c.Key, Shape: s, Script: name, Seed: cfg.seed, Cap: cfg.cap})
-				_ = bar.Add(1)
-				switch {
-				case out.Capped:
-					sr.Status, sr.Note = statusCapped, "> cap "+(2*cfg.cap).String()
-					cappedOn[key] = s.Short()
-				case out.Err != "":
-					sr.Status, sr.Note = statusError, out.Err
-				default:
-					sr.Stats = out.Script
-				}
+	for rep := range rn.cfg.reps {
+		for k := range active {
+			r := active[(k+rep)%len(active)]
+			if r.Status != statusOK {
+				continue
 			}
+			out := rn.spawn(job{Contender: r.C.Key, Shape: s, Scenario: sc, Seed: rn.cfg.seed, Cap: rn.cfg.cap})
+			_ = rn.bar.Add(1)
+			rn.record(r, out, s, sc, rn.cfg.reps-rep-1)
 		}
 	}
-	if cfg.group {
-		res.Groups = runGroups(spawn, cfg.seed, func() { _ = bar.Add(1) })
+	finish(cl)
+}
+
+// record adds one repetition's result out to r; a capped or failed
+// repetition ends the row, and the bar skips its remaining repetitions.
+func (rn *runner) record(r *row, out result, s workload.Shape, sc workload.Scenario, remaining int) {
+	switch {
+	case out.Capped:
+		r.Status, r.Note, r.Cap = statusCapped, "> cap "+rn.cfg.cap.String()+" ("+out.Phase+")", rn.cfg.cap
+		rn.cappedOn[r.C.Key+"/"+string(sc)] = s.Short()
+		_ = rn.bar.Add(remaining)
+	case out.Err != "":
+		r.Status, r.Note = statusError, out.Err
+		_ = rn.bar.Add(remaining)
+	default:
+		r.Times = append(r.Times, time.Duration(out.Nanos))
+		r.Allocs = append(r.Allocs, out.AllocBytes)
+		r.GCs = append(r.GCs, out.GCs)
+		if r.Q == nil {
+			r.Q, r.Settle = out.Quality, out.Settled
+		}
 	}
-	return res
+}
+
+// script runs script name through contender c on shape s, unless c hit the
+// cap on a smaller shape or its join median predicts it will.
+func (rn *runner) script(s workload.Shape, name string, c contender.Contender) {
+	sr := &scriptRow{Shape: s, Script: name, C: c, Status: statusOK}
+	rn.res.Scripts = append(rn.res.Scripts, sr)
+	key := c.Key + "/script " + name
+	if on := rn.cappedOn[key]; on != "" {
+		sr.Status, sr.Note = statusSkipped, "not run: over the cap on "+on
+		_ = rn.bar.Add(1)
+		return
+	}
+	if why := predictOverCap(rn.res, s, name, c, 2*rn.cfg.cap, rn.cfg.seed); why != "" {
+		sr.Status, sr.Note = statusSkipped, why
+		rn.cappedOn[key] = s.Short()
+		_ = rn.bar.Add(1)
+		return
+	}
+	out := rn.spawn(job{Contender: c.Key, Shape: s, Script: name, Seed: rn.cfg.seed, Cap: rn.cfg.cap})
+	_ = rn.bar.Add(1)
+	switch {
+	case out.Capped:
+		sr.Status, sr.Note = statusCapped, "> cap "+(2*rn.cfg.cap).String()
+		rn.cappedOn[key] = s.Short()
+	case out.Err != "":
+		sr.Status, sr.Note = statusError, out.Err
+	default:
+		sr.Stats = out.Script
+	}
 }
 
 // predictOverCap says why a script need not run when the contender's own

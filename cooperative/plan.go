@@ -26,10 +26,10 @@ func (r *rebalance) plan() assignor.Plan {
 		}
 		if from, to := ix.OutsideRange(int32(m)); from < to {
 			if given := r.outsideRuns(from, to, true); given != nil {
-				mp.Assigned = mergeTopicPartitions(mp.Assigned, given)
+				mp.Assigned = assignor.MergeTopicPartitions(mp.Assigned, given)
 			}
 			if gone := r.outsideRuns(from, to, false); gone != nil {
-				mp.Revoked = mergeTopicPartitions(mp.Revoked, gone)
+				mp.Revoked = assignor.MergeTopicPartitions(mp.Revoked, gone)
 			}
 		}
 		mp.UserData = slices.Clone(r.userData[m])
@@ -69,29 +69,6 @@ func (r *rebalance) outsideRuns(from, to int, given bool) []assignor.TopicPartit
 		}
 		last := &out[len(out)-1]
 		last.Partitions = append(last.Partitions, oc.Partition)
-	}
-	return out
-}
-
-// mergeTopicPartitions merges two lists sorted by topic, each topic's
-// partitions sorted and distinct, into a new list of the same form. The
-// result shares no partition slice with a or b.
-func mergeTopicPartitions(a, b []assignor.TopicPartitions) []assignor.TopicPartitions {
-	out := make([]assignor.TopicPartitions, 0, len(a)+len(b))
-	for len(a) > 0 || len(b) > 0 {
-		switch {
-		case len(b) == 0 || (len(a) > 0 && a[0].Topic < b[0].Topic):
-			out = append(out, assignor.TopicPartitions{Topic: a[0].Topic, Partitions: slices.Clone(a[0].Partitions)})
-			a = a[1:]
-		case len(a) == 0 || b[0].Topic < a[0].Topic:
-			out = append(out, assignor.TopicPartitions{Topic: b[0].Topic, Partitions: slices.Clone(b[0].Partitions)})
-			b = b[1:]
-		default:
-			ps := slices.Concat(a[0].Partitions, b[0].Partitions)
-			slices.Sort(ps)
-			out = append(out, assignor.TopicPartitions{Topic: a[0].Topic, Partitions: slices.Compact(ps)})
-			a, b = a[1:], b[1:]
-		}
 	}
 	return out
 }

@@ -6,17 +6,21 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/scenario"
+	"github.com/kgroup/assignor/workload"
 )
 
 // BenchmarkAssign measures Assign on a prebuilt group (the "core" row) for
 // every shape and scenario of the benchmark issue.
 func BenchmarkAssign(b *testing.B) {
-	for _, k := range scenario.Kinds() {
-		for _, s := range scenario.Shapes() {
-			g := scenario.Build(k, s)
+	for _, sc := range workload.Scenarios() {
+		for _, s := range append(workload.Shapes(), workload.FullShape()) {
+			c, err := workload.Build(s, sc, workload.DefaultSeed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			g := c.Group(c.RoundRobin())
 			a := New()
-			b.Run(fmt.Sprintf("%s/partitions=%d/members=%d", k, s.Partitions(), s.Members), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/partitions=%d/members=%d", sc, s.Total(), s.Members), func(b *testing.B) {
 				b.ReportAllocs()
 				report := quality(b, g, a)
 				for b.Loop() {
@@ -72,11 +76,15 @@ func quality(b *testing.B, g assignor.Group, a *Assignor) func() {
 // of 100 to 10,000 partitions, uniform and mixed subscriptions. The slope of
 // log(time) against log(partitions) is quoted in docs/sticky.md.
 func BenchmarkGrowth(b *testing.B) {
-	for _, k := range []scenario.Kind{scenario.Fresh, scenario.Mixed} {
-		for _, s := range scenario.GrowthShapes() {
-			g := scenario.Build(k, s)
+	for _, sc := range []workload.Scenario{workload.Fresh, workload.Mixed} {
+		for _, s := range workload.GrowthShapes() {
+			c, err := workload.Build(s, sc, workload.DefaultSeed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			g := c.Group(c.RoundRobin())
 			a := New()
-			b.Run(fmt.Sprintf("%s/partitions=%d/members=%d", k, s.Partitions(), s.Members), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/partitions=%d/members=%d", sc, s.Total(), s.Members), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := a.Assign(g); err != nil {

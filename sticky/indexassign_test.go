@@ -6,8 +6,8 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/internal/dense"
-	"github.com/kgroup/assignor/internal/scenario"
 	"github.com/kgroup/assignor/sticky"
+	"github.com/kgroup/assignor/workload"
 )
 
 var _ dense.Assigner = sticky.New()
@@ -18,10 +18,14 @@ var _ dense.Assigner = sticky.New()
 // sticky user data (which the wrapper's index does not reflect).
 func TestAssignDenseMatchesAssign(t *testing.T) {
 	groups := map[string]assignor.Group{}
-	for _, k := range scenario.Kinds() {
-		groups[k.String()] = scenario.Build(k, scenario.Shapes()[0])
+	for _, sc := range workload.Scenarios() {
+		c, err := workload.Build(workload.Shapes()[0], sc, workload.DefaultSeed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups[string(sc)] = c.Group(c.RoundRobin())
 	}
-	eager := scenario.Build(scenario.Join, scenario.Shapes()[0])
+	eager := groups[string(workload.Join)].Clone()
 	a := sticky.New()
 	for i := range eager.Members {
 		m := &eager.Members[i]

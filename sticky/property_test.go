@@ -10,7 +10,7 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/internal/rapidseed"
-	"github.com/kgroup/assignor/internal/scenario"
+	"github.com/kgroup/assignor/workload"
 )
 
 // TestMain fixes rapid's seed (internal/rapidseed) so that every run checks
@@ -262,9 +262,13 @@ func TestPropertySequences(t *testing.T) {
 // took from valid owners, and the second plan must move nothing and, with
 // one hub, equal the first.
 func TestStableScenarios(t *testing.T) {
-	for _, k := range scenario.Kinds() {
-		t.Run(k.String(), func(t *testing.T) {
-			g := scenario.Build(k, scenario.Shapes()[1])
+	for _, sc := range workload.Scenarios() {
+		t.Run(string(sc), func(t *testing.T) {
+			c, err := workload.Build(workload.Shapes()[1], sc, workload.DefaultSeed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := c.Group(c.RoundRobin())
 			a := New()
 			p0, err := a.Assign(g)
 			if err != nil {

@@ -3,6 +3,8 @@ package sticky
 import (
 	"slices"
 
+	"github.com/kgroup/assignor/internal/fnv1a"
+
 	"github.com/kgroup/assignor/internal/dense"
 )
 
@@ -82,7 +84,7 @@ func (sol *solver) indexSets() {
 		if last >= 0 && slices.Equal(sol.sets[last], subs) {
 			s = last
 		} else {
-			h := hashInts(subs)
+			h := fnv1a.Int32s(subs)
 			for _, c := range byHash[h] {
 				if slices.Equal(sol.sets[c], subs) {
 					s = c
@@ -101,15 +103,6 @@ func (sol *solver) indexSets() {
 		sol.topicOffset[t] = offsets[s] % int32(len(subs))
 		offsets[s] = (offsets[s] + n) % int32(len(subs))
 	}
-}
-
-func hashInts(xs []int32) uint64 {
-	h := uint64(14695981039346656037)
-	for _, x := range xs {
-		h ^= uint64(uint32(x))
-		h *= 1099511628211
-	}
-	return h
 }
 
 // indexRacks decides whether racks are in play (enabled, some member has a
@@ -273,11 +266,7 @@ func (interner *rackInterner) mapID(racks []string) int32 {
 			interner.scratch[k/64] |= 1 << (k % 64)
 		}
 	}
-	h := uint64(14695981039346656037)
-	for _, x := range interner.scratch {
-		h ^= x
-		h *= 1099511628211
-	}
+	h := fnv1a.Uint64s(interner.scratch)
 	for _, c := range interner.byHash[h] {
 		if slices.Equal(interner.masks[int(c)*w:int(c+1)*w], interner.scratch) {
 			return c

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +13,8 @@ import (
 )
 
 // checkErr checks err against want: a *wire.DecodeError wrapping want.is,
-// naming want.field at want.offset, with the "assignor: " prefix.
+// naming want.field at want.offset, its text the sentinel's and then the
+// message, field and offset.
 func checkErr(t *testing.T, message string, err error, want *wantErr) {
 	t.Helper()
 	if err == nil {
@@ -28,8 +30,8 @@ func checkErr(t *testing.T, message string, err error, want *wantErr) {
 	if de.Message != message || de.Field != want.field || de.Offset != want.offset {
 		t.Errorf("error names %s %s at byte %d, want %s %s at byte %d", de.Message, de.Field, de.Offset, message, want.field, want.offset)
 	}
-	if !strings.HasPrefix(err.Error(), "assignor: "+message+": "+want.field+" ") {
-		t.Errorf("error text %q lacks the prefix and field", err)
+	if want := want.is.Error() + ": " + message + " " + want.field + " at byte "; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error text %q does not begin %q", err, want)
 	}
 }
 
@@ -303,13 +305,14 @@ func TestValidate(t *testing.T) {
 				t.Fatalf("Validate = %v, want %v", tt.err, tt.is)
 			}
 			for _, f := range tt.fields {
-				if !strings.Contains(tt.err.Error(), ": "+f+": ") {
+				lines := strings.Split(tt.err.Error(), "\n")
+				if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, tt.is.Error()+": ") && strings.HasSuffix(l, " "+f) }) {
 					t.Errorf("Validate = %q does not name %s", tt.err, f)
 				}
 			}
 			var ee *wire.EncodeError
-			if !errors.As(tt.err, &ee) || !strings.HasPrefix(tt.err.Error(), "assignor: ") {
-				t.Errorf("Validate = %q, want *wire.EncodeError with the assignor prefix", tt.err)
+			if !errors.As(tt.err, &ee) || !strings.HasPrefix(tt.err.Error(), "wire: ") {
+				t.Errorf("Validate = %q, want *wire.EncodeError with the wire prefix", tt.err)
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package wire
 import (
 	"errors"
 	"strconv"
-	"strings"
 )
 
 // Sentinel errors. The decoders return them wrapped in a [*DecodeError], and
@@ -12,30 +11,30 @@ import (
 var (
 	// ErrTruncated: the input ends inside a field, or before a field that is
 	// not optional. Returned by every decoder.
-	ErrTruncated = errors.New("assignor: input truncated")
+	ErrTruncated = errors.New("wire: input truncated")
 	// ErrNegativeLength: a length or count below -1 (-1 itself means null).
 	// Returned by every decoder.
-	ErrNegativeLength = errors.New("assignor: negative length")
+	ErrNegativeLength = errors.New("wire: negative length")
 	// ErrUnsupportedVersion: a negative message version. Returned by
 	// [DecodeSubscription] and [DecodeAssignment] (versions above 3 decode as
 	// their version-3 prefix), and by Validate for a negative Version.
-	ErrUnsupportedVersion = errors.New("assignor: unsupported version")
+	ErrUnsupportedVersion = errors.New("wire: unsupported version")
 	// ErrTrailingBytes: cooperative-sticky user data longer than its 4 bytes.
 	// Returned by [DecodeCooperativeUserData] only.
-	ErrTrailingBytes = errors.New("assignor: unexpected trailing bytes")
+	ErrTrailingBytes = errors.New("wire: unexpected trailing bytes")
 	// ErrTooLong: a string over 32767 bytes or a list of more than
 	// 2147483647 elements, which Kafka's primitives cannot carry. Returned by
 	// the Validate methods only.
-	ErrTooLong = errors.New("assignor: too long to encode")
+	ErrTooLong = errors.New("wire: too long to encode")
 )
 
 // DecodeError is a decoding failure: which message, which field, and the
 // byte offset in the input where that field (its length prefix, for strings,
 // bytes and arrays) starts.
 //
-// Its text reads, for example,
+// Its text is the sentinel's, then the message, field and offset:
 //
-//	assignor: subscription: owned_partitions[0].partitions (byte 42): input truncated
+//	wire: input truncated: subscription owned_partitions[0].partitions at byte 42
 type DecodeError struct {
 	// Message is "subscription", "assignment", "sticky user data" or
 	// "cooperative user data".
@@ -54,13 +53,16 @@ type DecodeError struct {
 }
 
 func (e *DecodeError) Error() string {
-	return "assignor: " + e.Message + ": " + e.Field + " (byte " + strconv.Itoa(e.Offset) + "): " + causeText(e.Err)
+	return withContext(e.Err, e.Message+" "+e.Field+" at byte "+strconv.Itoa(e.Offset))
 }
 
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // EncodeError is a value that the Kafka primitives cannot carry faithfully,
-// reported by the Validate methods.
+// reported by the Validate methods. Its text is the sentinel's, then the
+// message and field:
+//
+//	wire: too long to encode: subscription topics[3]
 type EncodeError struct {
 	// Message is "subscription", "assignment" or "sticky user data".
 	Message string
@@ -71,16 +73,22 @@ type EncodeError struct {
 }
 
 func (e *EncodeError) Error() string {
-	return "assignor: " + e.Message + ": " + e.Field + ": " + causeText(e.Err)
+	return withContext(e.Err, e.Message+" "+e.Field)
 }
 
 func (e *EncodeError) Unwrap() error { return e.Err }
 
-func causeText(err error) string {
-	if err == nil {
-		return "<nil>"
+// withContext renders an error of this package about context: a sentinel of
+// this package first, as it already names the package; any other cause after
+// the context, untouched.
+func withContext(cause error, context string) string {
+	switch cause {
+	case ErrTruncated, ErrNegativeLength, ErrUnsupportedVersion, ErrTrailingBytes, ErrTooLong:
+		return cause.Error() + ": " + context
+	case nil:
+		return "wire: " + context
 	}
-	return strings.TrimPrefix(err.Error(), "assignor: ")
+	return "wire: " + context + ": " + cause.Error()
 }
 
 // elemField renders "name[i]" or "name[i].sub".

@@ -40,7 +40,7 @@ func ExampleDecodeAssignment_error() {
 	_, err := wire.DecodeAssignment(b)
 	fmt.Println(err)
 	// Output:
-	// assignor: assignment: assigned_partitions[0].partitions (byte 9): input truncated
+	// wire: input truncated: assignment assigned_partitions[0].partitions at byte 9
 }
 
 // Eager sticky user data carries the member's assignment and generation.

@@ -46,6 +46,26 @@
 // stops the handlers of revoked partitions, commits them and rejoins at once
 // if anything was revoked.
 //
+// # What the assignor sees
+//
+// Plan hands the assignor an [assignor.Group] built from sarama's input.
+//
+// For each member: the topics of its subscription; the partitions it owns
+// (subscription v1+); the generation of that ownership, from the subscription
+// (v2+) or else, for a cooperative assignor, from the 4-byte cooperative user
+// data (v0–v1, as Java and sarama members below Kafka 3.2 send it); its rack
+// from the subscription (v3) or else from [Config.MemberRack]; and its user
+// data. An undecodable cooperative user data leaves the member's claims at
+// [assignor.NoGeneration] (they still count as claims, so the cooperative
+// safety rule still protects them) and is logged. Instance IDs are unknown:
+// sarama drops them before Plan.
+//
+// For each topic: its partition IDs exactly as sarama gave them (any order,
+// any IDs), and replica racks from [Config.ReplicaRacks]. Members and topics
+// are sorted by ID and name, so the same input always yields the same group,
+// and nothing in it aliases sarama's input. To look at it, wrap the assignor
+// in one that records its argument.
+//
 // # Racks
 //
 // A sarama leader learns a member's rack only from a subscription v3, which

@@ -1,7 +1,6 @@
 package sarama
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 
@@ -15,18 +14,22 @@ import (
 // decoded subscription and, for every topic any member subscribes to, the
 // partition IDs from its freshly refreshed metadata.
 //
-// It builds an [assignor.Group] (see [Group]), runs the assignor and returns
+// It builds an [assignor.Group] (see "What the assignor sees" in the package
+// documentation), runs the assignor and returns
 // a plan with an entry for every member, empty if the assignor gave it
 // nothing, so that every member receives an assignment and runs its
 // OnAssignment. The assignment user data of the plan is kept for
 // [Strategy.AssignmentData]. Plan fails only when the assignor does (a group
 // that cannot be assigned at all, such as an empty member ID); a member's odd
-// subscription costs that member its history, never the rebalance.
+// subscription costs that member its history, never the rebalance. Its error
+// wraps the assignor's, naming the assignor unless the cause already does:
+//
+//	sarama: plan: "roundrobin": assignor: member "": empty member ID
 func (s *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) (ibm.BalanceStrategyPlan, error) {
-	g := s.Group(members, topics)
+	g := s.group(members, topics)
 	plan, err := s.a.Assign(g)
 	if err != nil {
-		return nil, fmt.Errorf("assignor: sarama adapter: %s: %w", s.a.Name(), err)
+		return nil, s.wrap("plan", err)
 	}
 	out := make(ibm.BalanceStrategyPlan, len(members))
 	for id := range members {
@@ -35,7 +38,7 @@ func (s *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 	for _, mp := range plan.Members {
 		assigned, ok := out[mp.Member]
 		if !ok {
-			s.logf("assignor: sarama adapter: %s: plan names member %q, which is not in the group; its entry is dropped", s.a.Name(), mp.Member)
+			s.logf("sarama: %q: plan names member %q, which is not in the group; its entry is dropped", s.a.Name(), mp.Member)
 			continue
 		}
 		for _, tp := range mp.Assigned {
@@ -48,24 +51,10 @@ func (s *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 	return out, nil
 }
 
-// Group returns the [assignor.Group] Plan hands the assignor for sarama's
-// input; exported for tests and tools that want to see what the assignor
-// sees. Nothing in the result aliases members or topics.
-//
-// For each member: the topics of its subscription; the partitions it owns
-// (subscription v1+); the generation of that ownership, from the subscription
-// (v2+) or else, for a cooperative assignor, from the 4-byte cooperative user
-// data (v0–v1, as Java and sarama members below Kafka 3.2 send it); its rack
-// from the subscription (v3) or else from Config.MemberRack; and its user
-// data. An undecodable cooperative user data leaves the member's claims at
-// [assignor.NoGeneration] (they still count as claims, so the cooperative
-// safety rule still protects them) and is logged. Instance IDs are unknown:
-// sarama drops them before Plan.
-//
-// For each topic: its partition IDs exactly as sarama gave them (any order,
-// any IDs), and replica racks from Config.ReplicaRacks. Members and topics are
-// sorted by ID and name, so the same input always yields the same group.
-func (s *strategy) Group(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) assignor.Group {
+// group returns the [assignor.Group] Plan hands the assignor for sarama's
+// input, as the package documentation describes under "What the assignor
+// sees". Nothing in the result aliases members or topics.
+func (s *strategy) group(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) assignor.Group {
 	g := assignor.Group{
 		Members: make([]assignor.Member, 0, len(members)),
 		Topics:  make([]assignor.Topic, 0, len(topics)),
@@ -101,7 +90,7 @@ func (s *strategy) member(id string, meta ibm.ConsumerGroupMemberMetadata) assig
 	case s.cooperative && len(meta.UserData) > 0:
 		gen, err := wire.DecodeCooperativeUserData(meta.UserData)
 		if err != nil {
-			s.logf("assignor: sarama adapter: %s: member %q: cooperative user data (%d bytes): %v; its claims count without a generation",
+			s.logf("sarama: %q: member %q: cooperative user data (%d bytes): %v; its claims count without a generation",
 				s.a.Name(), id, len(meta.UserData), err)
 			break
 		}

@@ -100,7 +100,7 @@ func TestGroupMembers(t *testing.T) {
 			var logs []string
 			tc.cfg.Logf = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
 			s := mustNew(t, &fixed{name: "x", protocols: tc.protocols}, tc.cfg)
-			g := s.Group(map[string]ibm.ConsumerGroupMemberMetadata{"m": tc.meta}, nil)
+			g := base(s).group(map[string]ibm.ConsumerGroupMemberMetadata{"m": tc.meta}, nil)
 			if len(g.Members) != 1 || !reflect.DeepEqual(g.Members[0], tc.want) {
 				t.Fatalf("member = %+v\nwant     %+v", g.Members, tc.want)
 			}
@@ -119,7 +119,7 @@ func TestGroupTopics(t *testing.T) {
 		return racks[fmt.Sprintf("%s/%d", topic, p)]
 	}})
 	topics := map[string][]int32{"b": {0, 1}, "a": {9, 2, 5}, "c": nil}
-	g := s.Group(nil, topics)
+	g := base(s).group(nil, topics)
 	want := []assignor.Topic{
 		{Name: "a", Partitions: []int32{9, 2, 5}, ReplicaRacks: [][]string{{"r1", "r2"}, {"r3"}, nil}},
 		{Name: "b", Partitions: []int32{0, 1}},
@@ -183,11 +183,23 @@ func TestPlan(t *testing.T) {
 			t.Fatalf("plan %v, err %v, logs %q", plan, err, logs)
 		}
 	})
-	t.Run("the assignor's error fails Plan, wrapped and named", func(t *testing.T) {
-		s := mustNew(t, roundrobin.New(), Config{})
-		_, err := s.Plan(map[string]ibm.ConsumerGroupMemberMetadata{"": {Topics: []string{"a"}}}, map[string][]int32{"a": {0}})
-		if !errors.Is(err, assignor.ErrEmptyMemberID) || !strings.Contains(err.Error(), "roundrobin") {
-			t.Fatalf("err = %v, want ErrEmptyMemberID naming the assignor", err)
+	t.Run("the assignor's error fails Plan, wrapped and named once", func(t *testing.T) {
+		errRange := errors.New("range: out of ideas")
+		for _, tc := range []struct {
+			name   string
+			a      assignor.Assignor
+			member string
+			is     error
+			prefix string
+		}{
+			{"the adapter names an assignor whose error does not", roundrobin.New(), "", assignor.ErrEmptyMemberID, `sarama: plan: "roundrobin": `},
+			{"the cooperative wrapper's error names the assignor itself", cooperative.Wrap(&fixed{name: "range", err: errRange}), "m", errRange, `sarama: plan: cooperative: "cooperative-range": `},
+		} {
+			s := mustNew(t, tc.a, Config{})
+			_, err := s.Plan(map[string]ibm.ConsumerGroupMemberMetadata{tc.member: {Topics: []string{"a"}}}, map[string][]int32{"a": {0}})
+			if !errors.Is(err, tc.is) || !strings.HasPrefix(err.Error(), tc.prefix) || strings.Count(err.Error(), tc.a.Name()) != 1 {
+				t.Errorf("%s: err = %v, want %v, beginning %s and naming the assignor once", tc.name, err, tc.is, tc.prefix)
+			}
 		}
 	})
 	t.Run("empty group", func(t *testing.T) {
@@ -255,4 +267,15 @@ func TestPlanMalformedUserData(t *testing.T) {
 			}
 		}
 	}
+}
+
+// base returns the strategy under s's member-side hooks.
+func base(s Strategy) *strategy {
+	switch s := s.(type) {
+	case *observerStrategy:
+		return s.strategy
+	case *memberStrategy:
+		return s.strategy
+	}
+	return s.(*strategy)
 }

@@ -3,21 +3,21 @@ package sarama
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
 
 	ibm "github.com/IBM/sarama"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/cooperative"
 )
 
 // ErrNilAssignor is returned by [New] when it is given no assignor.
-var ErrNilAssignor = errors.New("assignor: sarama adapter: nil assignor")
+var ErrNilAssignor = errors.New("sarama: nil assignor")
 
 // ErrNoName is returned by [New] for an assignor whose Name is empty: sarama
 // advertises the name as the JoinGroup protocol name, which must not be empty.
-var ErrNoName = errors.New("assignor: sarama adapter: assignor has an empty name")
+var ErrNoName = errors.New("sarama: assignor has an empty name")
 
 // Config configures a [Strategy]. Its zero value is the default: no rack
 // information beyond what members send, and log lines to sarama's Logger.
@@ -77,10 +77,9 @@ type Config struct {
 // the last plan's assignment user data.
 type Strategy interface {
 	ibm.RebalanceProtocolBalanceStrategy
-	// Assignor returns the assignor the strategy runs.
+	// Assignor returns the assignor the strategy runs, as given to [New]
+	// (or the cooperative-sticky one of [CooperativeSticky]).
 	Assignor() assignor.Assignor
-	// Group returns the group Plan hands the assignor for the same input.
-	Group(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) assignor.Group
 }
 
 // Compile-time proof of what each concrete strategy implements.
@@ -181,6 +180,20 @@ func (s *strategy) setAssignmentData(plan assignor.Plan) {
 	s.mu.Unlock()
 }
 
+// wrap wraps the assignor's error with what the adapter was doing (op) and,
+// unless the error already names the assignor (the cooperative wrapper's
+// [*cooperative.Error] does), the assignor's name:
+//
+//	sarama: plan: cooperative: "cooperative-range": assignor: ...
+//	sarama: plan: "roundrobin": assignor: member "": empty member ID
+func (s *strategy) wrap(op string, err error) error {
+	var ce *cooperative.Error
+	if errors.As(err, &ce) && ce.Assignor == s.a.Name() {
+		return fmt.Errorf("sarama: %s: %w", op, err)
+	}
+	return fmt.Errorf("sarama: %s: %q: %w", op, s.a.Name(), err)
+}
+
 func (s *strategy) logf(format string, args ...any) {
 	if s.cfg.Logf != nil {
 		s.cfg.Logf(format, args...)
@@ -205,7 +218,7 @@ func (s *observerStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssig
 	if assignment == nil {
 		return
 	}
-	s.obs.OnAssignment(topicPartitions(assignment.Topics), slices.Clone(assignment.UserData), generationID)
+	s.obs.OnAssignment(assignor.TopicPartitionsFromMap(assignment.Topics), slices.Clone(assignment.UserData), generationID)
 }
 
 // memberStrategy adds both member-side hooks for an assignor that supplies
@@ -238,7 +251,7 @@ func (s *memberStrategy) SubscriptionUserData(topics []string) ([]byte, error) {
 	s.stateMu.Unlock()
 	data, err := s.sub.SubscriptionUserData(state)
 	if err != nil {
-		return nil, fmt.Errorf("assignor: sarama adapter: %s: subscription user data: %w", s.a.Name(), err)
+		return nil, s.wrap("subscription user data", err)
 	}
 	return data, nil
 }
@@ -252,12 +265,12 @@ func (s *memberStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignm
 	if assignment == nil {
 		return
 	}
-	owned := topicPartitions(assignment.Topics)
+	owned := assignor.TopicPartitionsFromMap(assignment.Topics)
 	s.stateMu.Lock()
 	if !s.shared && s.generation != assignor.NoGeneration &&
-		(generationID < s.generation || generationID == s.generation && !equalTopicPartitions(owned, s.owned)) {
+		(generationID < s.generation || generationID == s.generation && !assignor.EqualTopicPartitions(owned, s.owned)) {
 		s.shared = true
-		s.logf("assignor: sarama adapter: %s: assignment for generation %d after generation %d: is the strategy shared by several members? From now on its subscription user data carries no history",
+		s.logf("sarama: %q: assignment for generation %d after generation %d: is the strategy shared by several members? From now on its subscription user data carries no history",
 			s.a.Name(), generationID, s.generation)
 	}
 	s.owned, s.generation = owned, generationID
@@ -265,26 +278,4 @@ func (s *memberStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignm
 	if s.obs != nil {
 		s.obs.OnAssignment(assignor.CloneTopicPartitions(owned), slices.Clone(assignment.UserData), generationID)
 	}
-}
-
-// topicPartitions converts sarama's topic → partitions map to a list sorted by
-// topic, each partition list sorted and deduplicated; empty topics are left
-// out. It never aliases m.
-func topicPartitions(m map[string][]int32) []assignor.TopicPartitions {
-	var out []assignor.TopicPartitions
-	for _, topic := range slices.Sorted(maps.Keys(m)) {
-		ps := slices.Clone(m[topic])
-		slices.Sort(ps)
-		ps = slices.Compact(ps)
-		if len(ps) > 0 {
-			out = append(out, assignor.TopicPartitions{Topic: topic, Partitions: ps})
-		}
-	}
-	return out
-}
-
-func equalTopicPartitions(a, b []assignor.TopicPartitions) bool {
-	return slices.EqualFunc(a, b, func(x, y assignor.TopicPartitions) bool {
-		return x.Topic == y.Topic && slices.Equal(x.Partitions, y.Partitions)
-	})
 }

@@ -260,3 +260,16 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestAssignor: a Strategy hands back the assignor it runs, whichever hooks
+// wrap it.
+func TestAssignor(t *testing.T) {
+	for _, a := range []assignor.Assignor{&fixed{name: "plain"}, &observer{fixed: &fixed{name: "observer"}}, roundrobin.New()} {
+		if got := mustNew(t, a, Config{}).Assignor(); got != a {
+			t.Errorf("New(%s).Assignor() = %v", a.Name(), got)
+		}
+	}
+	if got := CooperativeSticky().Assignor().Name(); got != "cooperative-sticky" {
+		t.Errorf("CooperativeSticky runs %q", got)
+	}
+}

@@ -15,10 +15,10 @@ import (
 func (s *Sim) CreateTopic(name string, n int32) error {
 	defer s.observe()
 	if _, ok := s.topics[name]; ok {
-		return fmt.Errorf("assignor: topic %q already exists", name)
+		return fmt.Errorf("groupsim: topic %q already exists", name)
 	}
 	if name == "" || n < 0 {
-		return fmt.Errorf("assignor: topic %q: bad partition count %d", name, n)
+		return fmt.Errorf("groupsim: topic %q: bad partition count %d", name, n)
 	}
 	s.topics[name] = n
 	s.metadataChanged()
@@ -29,7 +29,7 @@ func (s *Sim) CreateTopic(name string, n int32) error {
 func (s *Sim) DeleteTopic(name string) error {
 	defer s.observe()
 	if _, ok := s.topics[name]; !ok {
-		return fmt.Errorf("assignor: topic %q does not exist", name)
+		return fmt.Errorf("groupsim: topic %q does not exist", name)
 	}
 	delete(s.topics, name)
 	s.metadataChanged()
@@ -42,10 +42,10 @@ func (s *Sim) GrowTopic(name string, n int32) error {
 	defer s.observe()
 	old, ok := s.topics[name]
 	if !ok {
-		return fmt.Errorf("assignor: topic %q does not exist", name)
+		return fmt.Errorf("groupsim: topic %q does not exist", name)
 	}
 	if n <= old {
-		return fmt.Errorf("assignor: topic %q has %d partitions, cannot shrink or keep at %d", name, old, n)
+		return fmt.Errorf("groupsim: topic %q has %d partitions, cannot shrink or keep at %d", name, old, n)
 	}
 	s.topics[name] = n
 	s.metadataChanged()
@@ -62,7 +62,7 @@ func (s *Sim) metadataChanged() {
 func (s *Sim) Join(name string, cfg MemberConfig) error {
 	defer s.observe()
 	if p := s.procs[name]; p != nil && p.alive {
-		return fmt.Errorf("assignor: member %q is already running", name)
+		return fmt.Errorf("groupsim: member %q is already running", name)
 	}
 	inc := 1
 	if p := s.procs[name]; p != nil {
@@ -75,7 +75,7 @@ func (s *Sim) Join(name string, cfg MemberConfig) error {
 func (s *Sim) running(name string) (*process, error) {
 	p := s.procs[name]
 	if p == nil || !p.alive {
-		return nil, fmt.Errorf("assignor: member %q is not running", name)
+		return nil, fmt.Errorf("groupsim: member %q is not running", name)
 	}
 	return p, nil
 }
@@ -219,7 +219,7 @@ func (s *Sim) Assignment() string {
 	}
 	for _, name := range slices.Sorted(maps.Keys(byName)) {
 		p := byName[name]
-		fmt.Fprintf(&b, "%s gen %d: %s\n", p.id(), p.machine.Generation(), fmtSet(p.machine.Owned()))
+		fmt.Fprintf(&b, "%s gen %d: %s\n", p.id(), p.machine.Generation(), formatSet(p.machine.Owned()))
 	}
 	return b.String()
 }

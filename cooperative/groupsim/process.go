@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative/member"
+	"github.com/kgroup/assignor/internal/fnv1a"
 )
 
 // process is one incarnation of a simulated member: a consumer process
@@ -62,7 +64,7 @@ func (s *Sim) startProcess(name string, cfg MemberConfig, incarnation int) (*pro
 	for _, a := range cfg.Assignors {
 		f, ok := s.factories[a]
 		if !ok {
-			return nil, fmt.Errorf("assignor: member %q: unknown assignor %q", name, a)
+			return nil, fmt.Errorf("groupsim: member %q: unknown assignor %q", name, a)
 		}
 		inst := f()
 		p.assignors = append(p.assignors, inst)
@@ -71,7 +73,7 @@ func (s *Sim) startProcess(name string, cfg MemberConfig, incarnation int) (*pro
 		}
 	}
 	if len(p.assignors) == 0 {
-		return nil, fmt.Errorf("assignor: member %q: no assignors", name)
+		return nil, fmt.Errorf("groupsim: member %q: no assignors", name)
 	}
 	instance := ""
 	if cfg.Static {
@@ -81,7 +83,7 @@ func (s *Sim) startProcess(name string, cfg MemberConfig, incarnation int) (*pro
 	p.view = maps.Clone(s.topics)
 	s.procs[name] = p
 	s.live = append(s.live, p)
-	s.tracef("%s starts (%s, %s)", p.id(), proto, joinNames(cfg.Assignors))
+	s.tracef("%s starts (%s, %s)", p.id(), proto, strings.Join(cfg.Assignors, ","))
 	p.step(member.Start{})
 	p.scheduleHeartbeat(phase(p.id(), s.cfg.HeartbeatInterval))
 	return p, nil
@@ -91,11 +93,7 @@ func (s *Sim) startProcess(name string, cfg MemberConfig, incarnation int) (*pro
 // processes started at different moments do: a deterministic fraction of
 // the interval derived from the process name (FNV-1a).
 func phase(id string, interval time.Duration) time.Duration {
-	h := uint64(14695981039346656037)
-	for i := range len(id) {
-		h = (h ^ uint64(id[i])) * 1099511628211
-	}
-	return time.Duration(h % uint64(max(interval, 1)))
+	return time.Duration(fnv1a.String(id) % uint64(max(interval, 1)))
 }
 
 // scheduleHeartbeat runs the heartbeat loop: the first tick after first,
@@ -139,7 +137,7 @@ func (p *process) do(a member.Action) {
 	s := p.s
 	switch a := a.(type) {
 	case member.SendJoin:
-		s.tracef("%s join: owned %s gen %d", p.id(), fmtSet(a.Owned), a.Generation)
+		s.tracef("%s join: owned %s gen %d", p.id(), formatSet(a.Owned), a.Generation)
 		req := joinRequest{from: p, memberID: a.MemberID, instance: a.InstanceID, protocols: p.protocols(a)}
 		s.send(p, true, func() { s.coord.join(req) })
 	case member.SendSync:
@@ -170,17 +168,17 @@ func (p *process) do(a member.Action) {
 		}
 		p.updateIdle()
 	case member.OnRevoked:
-		s.acct.revoked += len(flatten(a.Partitions))
-		s.tracef("%s revoked %s", p.id(), fmtSet(a.Partitions))
+		s.acct.revoked += assignor.CountPartitions(a.Partitions)
+		s.tracef("%s revoked %s", p.id(), formatSet(a.Partitions))
 	case member.OnLost:
-		s.acct.lost += len(flatten(a.Partitions))
-		s.tracef("%s lost %s", p.id(), fmtSet(a.Partitions))
+		s.acct.lost += assignor.CountPartitions(a.Partitions)
+		s.tracef("%s lost %s", p.id(), formatSet(a.Partitions))
 	case member.OnAssignment:
 		if o, ok := p.assignor(p.lastJoin.protocol).(assignor.AssignmentObserver); ok {
 			o.OnAssignment(a.Assigned, a.UserData, a.Generation)
 		}
 	case member.OnAssigned:
-		s.tracef("%s generation %d: owns %s, added %s", p.id(), p.machine.Generation(), fmtSet(p.machine.Owned()), fmtSet(a.Partitions))
+		s.tracef("%s generation %d: owns %s, added %s", p.id(), p.machine.Generation(), formatSet(p.machine.Owned()), formatSet(a.Partitions))
 	case member.CommitOffsets:
 		s.acct.commits++
 	case member.Stop:
@@ -347,20 +345,10 @@ func flatten(tps []assignor.TopicPartitions) []partition {
 	return out
 }
 
-func fmtSet(tps []assignor.TopicPartitions) string {
+// formatSet renders tps as in [assignor.FormatTopicPartitions], or "[]".
+func formatSet(tps []assignor.TopicPartitions) string {
 	if len(tps) == 0 {
 		return "[]"
 	}
 	return assignor.FormatTopicPartitions(tps)
-}
-
-func joinNames(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ","
-		}
-		out += n
-	}
-	return out
 }

@@ -58,152 +58,183 @@ func propertyFactories() map[string]groupsim.Factory {
 // every subscribed partition owned once.
 func TestRandomEvents(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		names := slices.Sorted(func(yield func(string) bool) {
-			for n := range propertyFactories() {
-				if !yield(n) {
-					return
-				}
-			}
-		})
-		// A family is one assignor list for every member, or a migration
-		// from eager to cooperative in which each join and restart draws
-		// one of the deploys' lists, so eager and cooperative members mix.
-		families := map[string][]string{}
-		for _, n := range names {
-			families[n] = []string{n}
+		g := newRandomGroup(rt)
+		for range rapid.IntRange(1, 12).Draw(rt, "steps") {
+			g.step()
 		}
-		families["migration-sticky"] = []string{"sticky", "cooperative-sticky,sticky", "cooperative-sticky"}
-		families["migration-roundrobin"] = []string{"roundrobin", "cooperative-roundrobin,roundrobin", "cooperative-roundrobin"}
-		family := rapid.SampledFrom(slices.Sorted(maps.Keys(families))).Draw(rt, "family")
-		lists := families[family]
-		list := func() string { return rapid.SampledFrom(lists).Draw(rt, "assignors") }
-		as := family
-		sim := groupsim.New(groupsim.Config{
-			HeartbeatInterval: time.Second, SessionTimeout: 6 * time.Second,
-			RebalanceTimeout: 10 * time.Second, Latency: 5 * time.Millisecond, Jitter: 3 * time.Millisecond, MetadataDelay: time.Second,
-		}, propertyFactories())
-		var history []string // the script so far, printed on failure
-		exec := func(cmd string) {
-			history = append(history, cmd)
-			out, err := sim.Exec(cmd)
-			if err != nil && strings.Contains(err.Error(), "is not running") {
-				return // restarting, fenced or stopped: nothing to do
-			}
-			if err != nil {
-				rt.Fatalf("%s: %v", cmd, err)
-			}
-			if strings.Contains(out, "FAILURE") {
-				rt.Fatalf("%s:\n%s\nscript:\n%s", cmd, out, strings.Join(history, "\n"))
-			}
-		}
-		topics := []string{"t0", "t1", "t2"}
-		exists := map[string]int{}
-		for _, tp := range topics[:2] {
-			n := rapid.IntRange(1, 12).Draw(rt, "partitions")
-			exec(fmt.Sprintf("topic create %s partitions=%d", tp, n))
-			exists[tp] = n
-		}
-		static := rapid.Bool().Draw(rt, "static")
-		staticFlag := ""
-		if static {
-			staticFlag = " static"
-		}
-		running := map[string]bool{}
-		next := 0
-		subscription := func() string {
-			sub := rapid.SliceOfNDistinct(rapid.SampledFrom(topics), 1, 3, rapid.ID[string]).Draw(rt, "topics")
-			slices.Sort(sub)
-			return strings.Join(sub, ",")
-		}
-		join := func() {
-			name := fmt.Sprintf("m%d", next)
-			next++
-			running[name] = true
-			exec(fmt.Sprintf("join %s topics=%s assignors=%s%s", name, subscription(), list(), staticFlag))
-		}
-		for range rapid.IntRange(1, 4).Draw(rt, "initial") {
-			join()
-		}
-		pick := func() (string, bool) {
-			var live []string
-			for n, ok := range running {
-				if ok {
-					live = append(live, n)
-				}
-			}
-			if len(live) == 0 {
-				return "", false
-			}
-			slices.Sort(live)
-			return rapid.SampledFrom(live).Draw(rt, "member"), true
-		}
-		steps := rapid.IntRange(1, 12).Draw(rt, "steps")
-		for range steps {
-			switch rapid.IntRange(0, 10).Draw(rt, "event") {
-			case 0:
-				if len(running) < 6 {
-					join()
-				}
-			case 1:
-				if n, ok := pick(); ok && len(running) > 1 {
-					exec("leave " + n)
-					delete(running, n)
-				}
-			case 2:
-				if n, ok := pick(); ok && len(running) > 1 {
-					exec("crash " + n)
-					delete(running, n)
-				}
-			case 3:
-				if n, ok := pick(); ok {
-					down := rapid.SampledFrom([]string{"0s", "2s", "8s"}).Draw(rt, "down")
-					crash := rapid.SampledFrom([]string{"", " crash"}).Draw(rt, "crash")
-					exec(fmt.Sprintf("restart %s down=%s%s assignors=%s", n, down, crash, list()))
-				}
-			case 4:
-				if n, ok := pick(); ok {
-					exec(fmt.Sprintf("disconnect %s for=%s", n, rapid.SampledFrom([]string{"2s", "8s", "15s"}).Draw(rt, "for")))
-				}
-			case 5:
-				if n, ok := pick(); ok {
-					exec(fmt.Sprintf("subscribe %s topics=%s", n, subscription()))
-				}
-			case 6:
-				tp := rapid.SampledFrom(topics).Draw(rt, "topic")
-				if n, ok := exists[tp]; ok {
-					n += rapid.IntRange(1, 4).Draw(rt, "more")
-					exec(fmt.Sprintf("topic grow %s partitions=%d", tp, n))
-					exists[tp] = n
-				} else {
-					n := rapid.IntRange(1, 6).Draw(rt, "new")
-					exec(fmt.Sprintf("topic create %s partitions=%d", tp, n))
-					exists[tp] = n
-				}
-			case 7:
-				tp := rapid.SampledFrom(topics).Draw(rt, "topic")
-				if _, ok := exists[tp]; ok {
-					exec("topic delete " + tp)
-					delete(exists, tp)
-				}
-			case 8:
-				if n, ok := pick(); ok {
-					exec("stale " + n + " on")
-					exec(fmt.Sprintf("run for=%s", rapid.SampledFrom([]string{"1s", "5s"}).Draw(rt, "stale-for")))
-					exec("stale " + n + " off")
-				}
-			default:
-				exec(fmt.Sprintf("run for=%dms", rapid.IntRange(0, 20000).Draw(rt, "run")))
-			}
-		}
-		out, err := sim.Exec("settle max=10m")
+		out, err := g.sim.Exec("settle max=10m")
 		if err != nil {
 			rt.Fatal(err)
 		}
 		if strings.Contains(out, "FAILURE") {
-			rt.Fatalf("settle:\n%s\nscript:\n%s", out, strings.Join(history, "\n"))
+			rt.Fatalf("settle:\n%s\nscript:\n%s", out, strings.Join(g.history, "\n"))
 		}
-		if as != "unstable" && as != "cooperative-unstable" && !strings.HasPrefix(out, "settled") {
-			rt.Fatalf("%s did not settle: %s\nscript:\n%s", as, out, strings.Join(history, "\n"))
+		if g.family != "unstable" && g.family != "cooperative-unstable" && !strings.HasPrefix(out, "settled") {
+			rt.Fatalf("%s did not settle: %s\nscript:\n%s", g.family, out, strings.Join(g.history, "\n"))
 		}
 	})
+}
+
+// randomGroup is one random group of TestRandomEvents: a simulation driven
+// by script commands drawn from rt, and what it holds so far.
+type randomGroup struct {
+	rt      *rapid.T
+	sim     *groupsim.Sim
+	family  string   // the assignor family
+	lists   []string // the assignor lists a join or restart draws from
+	static  string   // " static" when the members are static
+	history []string // the script so far, printed on failure
+	running map[string]bool
+	exists  map[string]int // topic → partitions
+	next    int            // the next member's number
+}
+
+// topicNames are the topics a random group may create and subscribe to.
+var topicNames = []string{"t0", "t1", "t2"}
+
+// newRandomGroup draws an assignor family, two topics and one to four
+// members.
+func newRandomGroup(rt *rapid.T) *randomGroup {
+	names := slices.Sorted(maps.Keys(propertyFactories()))
+	// A family is one assignor list for every member, or a migration
+	// from eager to cooperative in which each join and restart draws
+	// one of the deploys' lists, so eager and cooperative members mix.
+	families := map[string][]string{}
+	for _, n := range names {
+		families[n] = []string{n}
+	}
+	families["migration-sticky"] = []string{"sticky", "cooperative-sticky,sticky", "cooperative-sticky"}
+	families["migration-roundrobin"] = []string{"roundrobin", "cooperative-roundrobin,roundrobin", "cooperative-roundrobin"}
+	family := rapid.SampledFrom(slices.Sorted(maps.Keys(families))).Draw(rt, "family")
+	g := &randomGroup{rt: rt, family: family, lists: families[family], running: map[string]bool{}, exists: map[string]int{}}
+	g.sim = groupsim.New(groupsim.Config{
+		HeartbeatInterval: time.Second, SessionTimeout: 6 * time.Second,
+		RebalanceTimeout: 10 * time.Second, Latency: 5 * time.Millisecond, Jitter: 3 * time.Millisecond, MetadataDelay: time.Second,
+	}, propertyFactories())
+	for _, tp := range topicNames[:2] {
+		n := rapid.IntRange(1, 12).Draw(rt, "partitions")
+		g.exec(fmt.Sprintf("topic create %s partitions=%d", tp, n))
+		g.exists[tp] = n
+	}
+	if rapid.Bool().Draw(rt, "static") {
+		g.static = " static"
+	}
+	for range rapid.IntRange(1, 4).Draw(rt, "initial") {
+		g.join()
+	}
+	return g
+}
+
+// exec runs one command and fails on an error (but a member that is not
+// running) or a failure the simulation saw.
+func (g *randomGroup) exec(cmd string) {
+	g.history = append(g.history, cmd)
+	out, err := g.sim.Exec(cmd)
+	if err != nil && strings.Contains(err.Error(), "is not running") {
+		return // restarting, fenced or stopped: nothing to do
+	}
+	if err != nil {
+		g.rt.Fatalf("%s: %v", cmd, err)
+	}
+	if strings.Contains(out, "FAILURE") {
+		g.rt.Fatalf("%s:\n%s\nscript:\n%s", cmd, out, strings.Join(g.history, "\n"))
+	}
+}
+
+func (g *randomGroup) list() string { return rapid.SampledFrom(g.lists).Draw(g.rt, "assignors") }
+
+func (g *randomGroup) subscription() string {
+	sub := rapid.SliceOfNDistinct(rapid.SampledFrom(topicNames), 1, 3, rapid.ID[string]).Draw(g.rt, "topics")
+	slices.Sort(sub)
+	return strings.Join(sub, ",")
+}
+
+func (g *randomGroup) join() {
+	name := fmt.Sprintf("m%d", g.next)
+	g.next++
+	g.running[name] = true
+	g.exec(fmt.Sprintf("join %s topics=%s assignors=%s%s", name, g.subscription(), g.list(), g.static))
+}
+
+// pick draws a running member, or returns false if none runs.
+func (g *randomGroup) pick() (string, bool) {
+	var live []string
+	for n, ok := range g.running {
+		if ok {
+			live = append(live, n)
+		}
+	}
+	if len(live) == 0 {
+		return "", false
+	}
+	slices.Sort(live)
+	return rapid.SampledFrom(live).Draw(g.rt, "member"), true
+}
+
+// step draws one event: a member joins, leaves, crashes, restarts, is cut
+// off, changes its subscription or goes stale; a topic grows, appears or
+// goes; or time passes.
+func (g *randomGroup) step() {
+	switch rapid.IntRange(0, 10).Draw(g.rt, "event") {
+	case 0:
+		if len(g.running) < 6 {
+			g.join()
+		}
+	case 1:
+		g.stop("leave")
+	case 2:
+		g.stop("crash")
+	case 3:
+		if n, ok := g.pick(); ok {
+			down := rapid.SampledFrom([]string{"0s", "2s", "8s"}).Draw(g.rt, "down")
+			crash := rapid.SampledFrom([]string{"", " crash"}).Draw(g.rt, "crash")
+			g.exec(fmt.Sprintf("restart %s down=%s%s assignors=%s", n, down, crash, g.list()))
+		}
+	case 4:
+		if n, ok := g.pick(); ok {
+			g.exec(fmt.Sprintf("disconnect %s for=%s", n, rapid.SampledFrom([]string{"2s", "8s", "15s"}).Draw(g.rt, "for")))
+		}
+	case 5:
+		if n, ok := g.pick(); ok {
+			g.exec(fmt.Sprintf("subscribe %s topics=%s", n, g.subscription()))
+		}
+	case 6:
+		g.growOrCreate()
+	case 7:
+		tp := rapid.SampledFrom(topicNames).Draw(g.rt, "topic")
+		if _, ok := g.exists[tp]; ok {
+			g.exec("topic delete " + tp)
+			delete(g.exists, tp)
+		}
+	case 8:
+		if n, ok := g.pick(); ok {
+			g.exec("stale " + n + " on")
+			g.exec(fmt.Sprintf("run for=%s", rapid.SampledFrom([]string{"1s", "5s"}).Draw(g.rt, "stale-for")))
+			g.exec("stale " + n + " off")
+		}
+	default:
+		g.exec(fmt.Sprintf("run for=%dms", rapid.IntRange(0, 20000).Draw(g.rt, "run")))
+	}
+}
+
+// stop makes a running member leave or crash (verb), unless it is the last.
+func (g *randomGroup) stop(verb string) {
+	if n, ok := g.pick(); ok && len(g.running) > 1 {
+		g.exec(verb + " " + n)
+		delete(g.running, n)
+	}
+}
+
+// growOrCreate grows a topic that exists, or creates one that does not.
+func (g *randomGroup) growOrCreate() {
+	tp := rapid.SampledFrom(topicNames).Draw(g.rt, "topic")
+	if n, ok := g.exists[tp]; ok {
+		n += rapid.IntRange(1, 4).Draw(g.rt, "more")
+		g.exec(fmt.Sprintf("topic grow %s partitions=%d", tp, n))
+		g.exists[tp] = n
+	} else {
+		n := rapid.IntRange(1, 6).Draw(g.rt, "new")
+		g.exec(fmt.Sprintf("topic create %s partitions=%d", tp, n))
+		g.exists[tp] = n
+	}
 }

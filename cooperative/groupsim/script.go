@@ -11,7 +11,9 @@ import (
 // Exec runs one script command (see the package documentation for the
 // commands) and returns its output: the command's report, any trace lines,
 // and a "FAILURE" line for every invariant violation seen while it ran.
-// An error means the command itself was malformed or impossible.
+// An error means the command itself was malformed or impossible; its text
+// is the cause's, then the line: groupsim: member "m9" is not running: in
+// "leave m9".
 func (s *Sim) Exec(line string) (string, error) {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
@@ -25,7 +27,7 @@ func (s *Sim) Exec(line string) (string, error) {
 	before := len(s.failures)
 	out, err := s.exec(cmd, args)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", cmd, err)
+		return "", fmt.Errorf("%w: in %q", err, line)
 	}
 	var b strings.Builder
 	b.WriteString(trace.String())
@@ -72,7 +74,7 @@ func (a *args) dur(key string, def time.Duration) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 {
-		return 0, fmt.Errorf("bad duration %s=%q", key, v)
+		return 0, fmt.Errorf("groupsim: bad duration %s=%q", key, v)
 	}
 	return d, nil
 }
@@ -98,7 +100,7 @@ func (a *args) flag(name string) bool {
 func (a *args) check() error {
 	for k := range a.named {
 		if !a.used[k] {
-			return fmt.Errorf("unknown argument %q", k)
+			return fmt.Errorf("groupsim: unknown argument %q", k)
 		}
 	}
 	return nil
@@ -112,7 +114,7 @@ func (s *Sim) names(spec string) ([]string, error) {
 		case part == "leader":
 			l := s.Leader()
 			if l == "" {
-				return nil, fmt.Errorf("the group has no leader")
+				return nil, fmt.Errorf("groupsim: the group has no leader")
 			}
 			out = append(out, l)
 		case part == "all":
@@ -125,7 +127,7 @@ func (s *Sim) names(spec string) ([]string, error) {
 			lo, err1 := strconv.Atoi(from[len(prefix):])
 			hi, err2 := strconv.Atoi(strings.TrimPrefix(to, prefix))
 			if err1 != nil || err2 != nil || lo > hi {
-				return nil, fmt.Errorf("bad member range %q", part)
+				return nil, fmt.Errorf("groupsim: bad member range %q", part)
 			}
 			for i := lo; i <= hi; i++ {
 				out = append(out, prefix+strconv.Itoa(i))
@@ -135,7 +137,7 @@ func (s *Sim) names(spec string) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no member names in %q", spec)
+		return nil, fmt.Errorf("groupsim: no member names in %q", spec)
 	}
 	return out, nil
 }
@@ -175,10 +177,10 @@ func (s *Sim) exec(cmd string, a *args) (string, error) {
 		case a.flag("off"):
 			s.trace = nil
 		default:
-			err = fmt.Errorf("want on or off")
+			err = fmt.Errorf("groupsim: want on or off")
 		}
 	default:
-		return "", fmt.Errorf("unknown command")
+		return "", fmt.Errorf("groupsim: unknown command")
 	}
 	if err != nil {
 		return "", err
@@ -187,14 +189,14 @@ func (s *Sim) exec(cmd string, a *args) (string, error) {
 		return "", err
 	}
 	if len(a.positional) > 0 && cmd != "topic" && !slices.Contains([]string{"join", "leave", "crash", "restart", "subscribe", "disconnect", "stale"}, cmd) {
-		return "", fmt.Errorf("unexpected arguments %q", a.positional)
+		return "", fmt.Errorf("groupsim: unexpected arguments %q", a.positional)
 	}
 	return out, nil
 }
 
 func (s *Sim) execConfig(a *args) (string, error) {
 	if len(s.live) > 0 || s.now > 0 {
-		return "", fmt.Errorf("config must come first")
+		return "", fmt.Errorf("groupsim: config must come first")
 	}
 	c := &s.cfg
 	for _, f := range []struct {
@@ -214,13 +216,13 @@ func (s *Sim) execConfig(a *args) (string, error) {
 
 func (s *Sim) execTopic(a *args) (string, error) {
 	if len(a.positional) != 2 {
-		return "", fmt.Errorf("want topic create|delete|grow NAME")
+		return "", fmt.Errorf("groupsim: want topic create|delete|grow NAME")
 	}
 	verb, name := a.positional[0], a.positional[1]
 	a.positional = nil
 	n64, err := strconv.ParseInt(a.str("partitions", "0"), 10, 32)
 	if err != nil {
-		return "", fmt.Errorf("bad partitions: %v", err)
+		return "", fmt.Errorf("groupsim: bad partitions: %v", err)
 	}
 	n := int32(n64)
 	switch verb {
@@ -231,7 +233,7 @@ func (s *Sim) execTopic(a *args) (string, error) {
 	case "grow":
 		err = s.GrowTopic(name, n)
 	default:
-		err = fmt.Errorf("unknown topic verb %q", verb)
+		err = fmt.Errorf("groupsim: unknown topic verb %q", verb)
 	}
 	return "", err
 }
@@ -241,7 +243,7 @@ func (s *Sim) execMembers(cmd string, a *args) (string, error) {
 	static := a.flag("static")
 	on, off := a.flag("on"), a.flag("off")
 	if len(a.positional) != 1 {
-		return "", fmt.Errorf("want one member list, got %q", a.positional)
+		return "", fmt.Errorf("groupsim: want one member list, got %q", a.positional)
 	}
 	names, err := s.names(a.positional[0])
 	if err != nil {
@@ -279,7 +281,7 @@ func (s *Sim) execMembers(cmd string, a *args) (string, error) {
 			}
 		case "stale":
 			if on == off {
-				return "", fmt.Errorf("want on or off")
+				return "", fmt.Errorf("groupsim: want on or off")
 			}
 			err = s.SetStale(name, on)
 		}

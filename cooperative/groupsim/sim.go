@@ -168,7 +168,7 @@ func (s *Sim) RunFor(d time.Duration) {
 
 // ErrNotSettled is returned by [Sim.Settle] when the group does not settle
 // in time.
-var ErrNotSettled = errors.New("assignor: group did not settle")
+var ErrNotSettled = errors.New("groupsim: group did not settle")
 
 // Settle runs until the group is settled, at most limit, and reports how
 // long it took. Settled means: the coordinator is stable, every running

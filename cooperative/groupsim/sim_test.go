@@ -124,3 +124,27 @@ func TestScripts(t *testing.T) {
 		})
 	}
 }
+
+// TestExecErrors pins how a failed command reads: the package named once,
+// the cause, then the line that failed.
+func TestExecErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+		want string
+	}{
+		{"an impossible command", "leave m9", `groupsim: member "m9" is not running: in "leave m9"`},
+		{"an unknown command", "dance m0", `groupsim: unknown command: in "dance m0"`},
+		{"a malformed argument", "run for=soon", `groupsim: bad duration for="soon": in "run for=soon"`},
+		{"a foreign cause comes last", "topic create t partitions=x", `groupsim: bad partitions: strconv.ParseInt: parsing "x": invalid syntax: in "topic create t partitions=x"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sim := groupsim.New(groupsim.Config{}, nil)
+			_, err := sim.Exec(tt.line)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("Exec(%q) = %v, want %s", tt.line, err, tt.want)
+			}
+		})
+	}
+}

@@ -186,41 +186,42 @@ func (OnAssignment) action()  {}
 func (OnAssigned) action()    {}
 func (Stop) action()          {}
 
-func tps(ps []assignor.TopicPartitions) string {
+// formatSet renders ps as in [assignor.FormatTopicPartitions], or "[]".
+func formatSet(ps []assignor.TopicPartitions) string {
 	if len(ps) == 0 {
 		return "[]"
 	}
 	return assignor.FormatTopicPartitions(ps)
 }
 
-func gen(g int32) string { return strconv.Itoa(int(g)) }
+func formatGeneration(g int32) string { return strconv.Itoa(int(g)) }
 
 func (a SendJoin) String() string {
 	s := "SendJoin member=" + strconv.Quote(a.MemberID)
 	if a.InstanceID != "" {
 		s += " instance=" + strconv.Quote(a.InstanceID)
 	}
-	return s + " owned=" + tps(a.Owned) + " gen=" + gen(a.Generation) + " last=" + tps(a.LastAssignment)
+	return s + " owned=" + formatSet(a.Owned) + " gen=" + formatGeneration(a.Generation) + " last=" + formatSet(a.LastAssignment)
 }
 
 func (a SendSync) String() string {
-	return "SendSync member=" + strconv.Quote(a.MemberID) + " gen=" + gen(a.Generation)
+	return "SendSync member=" + strconv.Quote(a.MemberID) + " gen=" + formatGeneration(a.Generation)
 }
 
 func (a SendLeave) String() string { return "SendLeave member=" + strconv.Quote(a.MemberID) }
 
-func (a StopDelivery) String() string  { return "StopDelivery " + tps(a.Partitions) }
-func (a StartDelivery) String() string { return "StartDelivery " + tps(a.Partitions) }
-func (a OnRevoked) String() string     { return "OnRevoked " + tps(a.Partitions) }
-func (a OnLost) String() string        { return "OnLost " + tps(a.Partitions) }
-func (a OnAssigned) String() string    { return "OnAssigned " + tps(a.Partitions) }
+func (a StopDelivery) String() string  { return "StopDelivery " + formatSet(a.Partitions) }
+func (a StartDelivery) String() string { return "StartDelivery " + formatSet(a.Partitions) }
+func (a OnRevoked) String() string     { return "OnRevoked " + formatSet(a.Partitions) }
+func (a OnLost) String() string        { return "OnLost " + formatSet(a.Partitions) }
+func (a OnAssigned) String() string    { return "OnAssigned " + formatSet(a.Partitions) }
 
 func (a CommitOffsets) String() string {
-	return "CommitOffsets " + tps(a.Partitions) + " gen=" + gen(a.Generation)
+	return "CommitOffsets " + formatSet(a.Partitions) + " gen=" + formatGeneration(a.Generation)
 }
 
 func (a OnAssignment) String() string {
-	return "OnAssignment " + tps(a.Assigned) + " gen=" + gen(a.Generation)
+	return "OnAssignment " + formatSet(a.Assigned) + " gen=" + formatGeneration(a.Generation)
 }
 
 func (a Stop) String() string {

@@ -12,14 +12,20 @@ import (
 var (
 	// ErrFenced: another instance with the same static instance ID replaced
 	// the member (FENCED_INSTANCE_ID). The member must not rejoin.
-	ErrFenced = errors.New("assignor: static member fenced by a newer instance")
+	ErrFenced = errors.New("member: static member fenced by a newer instance")
 	// ErrJoinRejected: the coordinator rejected the JoinGroup with an error
 	// the rules do not retry (such as INCONSISTENT_GROUP_PROTOCOL).
-	ErrJoinRejected = errors.New("assignor: join rejected by the coordinator")
+	ErrJoinRejected = errors.New("member: join rejected by the coordinator")
 )
 
 // StopError says why a member stopped: the member, its instance and
-// generation, and the coordinator's error code.
+// generation, and the coordinator's error code. Its text is the cause's when
+// the cause is a sentinel of this package, then the member, generation and
+// code:
+//
+//	member: static member fenced by a newer instance: "m1" (instance "i1") generation 3: FENCED_INSTANCE_ID
+//
+// Any other cause follows them, untouched.
 type StopError struct {
 	MemberID   string
 	InstanceID string
@@ -29,22 +35,21 @@ type StopError struct {
 }
 
 func (e *StopError) Error() string {
-	who := "member " + strconv.Quote(e.MemberID)
+	who := strconv.Quote(e.MemberID)
 	if e.InstanceID != "" {
 		who += " (instance " + strconv.Quote(e.InstanceID) + ")"
 	}
-	return "assignor: " + who + " generation " + strconv.Itoa(int(e.Generation)) + ": " + e.Code.String() + ": " + trimPrefix(e.Err)
+	context := who + " generation " + strconv.Itoa(int(e.Generation)) + ": " + e.Code.String()
+	switch e.Err {
+	case ErrFenced, ErrJoinRejected:
+		return e.Err.Error() + ": " + context
+	case nil:
+		return "member: " + context
+	}
+	return "member: " + context + ": " + e.Err.Error()
 }
 
 func (e *StopError) Unwrap() error { return e.Err }
-
-func trimPrefix(err error) string {
-	s := err.Error()
-	if len(s) > len("assignor: ") && s[:len("assignor: ")] == "assignor: " {
-		return s[len("assignor: "):]
-	}
-	return s
-}
 
 // Phase is where a member stands in the classic group protocol.
 type Phase uint8
@@ -262,9 +267,9 @@ func (m *Machine) syncResponse(ev SyncResponse) []Action {
 //
 //	owned [t0p0 t0p1], assigned [t0p1 t0p2]: revoked [t0p0], added [t0p2]
 func (m *Machine) assign(ev SyncResponse) []Action {
-	assigned := normalize(ev.Assigned)
-	revoked := minus(m.owned, assigned)
-	added := minus(assigned, m.owned)
+	assigned := assignor.NormalizeTopicPartitions(ev.Assigned)
+	revoked := assignor.SubtractTopicPartitions(m.owned, assigned)
+	added := assignor.SubtractTopicPartitions(assigned, m.owned)
 	var acts []Action
 	if len(revoked) > 0 {
 		acts = append(acts, m.revoke(revoked)...)
@@ -289,7 +294,7 @@ func (m *Machine) assign(ev SyncResponse) []Action {
 // revoke gives up ps (a subset of owned) in order: stop delivery, the revoked
 // callback, the final commit. It removes ps from owned.
 func (m *Machine) revoke(ps []assignor.TopicPartitions) []Action {
-	m.owned = minus(m.owned, ps)
+	m.owned = assignor.SubtractTopicPartitions(m.owned, ps)
 	return []Action{
 		StopDelivery{Partitions: assignor.CloneTopicPartitions(ps)},
 		OnRevoked{Partitions: assignor.CloneTopicPartitions(ps)},
@@ -374,4 +379,16 @@ func (m *Machine) leave() []Action {
 
 func (m *Machine) stopError(code ErrorCode, err error) error {
 	return &StopError{MemberID: m.memberID, InstanceID: m.instanceID, Generation: m.generation, Code: code, Err: err}
+}
+
+// outsideTopics returns the part of the canonical set tps whose topics are not
+// in topics, as a new canonical set (nil if empty).
+func outsideTopics(tps []assignor.TopicPartitions, topics []string) []assignor.TopicPartitions {
+	var out []assignor.TopicPartitions
+	for _, tp := range tps {
+		if !slices.Contains(topics, tp.Topic) {
+			out = append(out, assignor.TopicPartitions{Topic: tp.Topic, Partitions: slices.Clone(tp.Partitions)})
+		}
+	}
+	return out
 }

@@ -184,7 +184,7 @@ func TestStep(t *testing.T) {
 			rule:    "FENCED_INSTANCE_ID: lose everything and stop, never rejoin",
 			machine: func() *Machine { return stable(coop, "i1", []string{"t0"}, 3, tp("t0", 0)) },
 			event:   HeartbeatResponse{Generation: 3, Err: FencedInstanceID},
-			want:    []string{"StopDelivery t0[0]", "OnLost t0[0]", `Stop: assignor: member "m1" (instance "i1") generation 3: FENCED_INSTANCE_ID: static member fenced by a newer instance`},
+			want:    []string{"StopDelivery t0[0]", "OnLost t0[0]", `Stop: member: static member fenced by a newer instance: "m1" (instance "i1") generation 3: FENCED_INSTANCE_ID`},
 			phase:   Stopped, memberID: "m1", gen: -1, owned: "", stopError: ErrFenced,
 		},
 		{
@@ -324,7 +324,7 @@ func TestStep(t *testing.T) {
 				return m
 			},
 			event: JoinResponse{Err: InconsistentGroupProtocol},
-			want:  []string{`Stop: assignor: member "" generation -1: INCONSISTENT_GROUP_PROTOCOL: join rejected by the coordinator`},
+			want:  []string{`Stop: member: join rejected by the coordinator: "" generation -1: INCONSISTENT_GROUP_PROTOCOL`},
 			phase: Stopped, gen: -1,
 			stopError: ErrJoinRejected,
 		},
@@ -384,26 +384,25 @@ func TestActionsDoNotAlias(t *testing.T) {
 	}
 }
 
-func TestSets(t *testing.T) {
+// TestStopErrorText pins how a StopError reads: the package named once, a
+// sentinel of this package first, any other cause last and untouched.
+func TestStopErrorText(t *testing.T) {
 	tests := []struct {
-		name    string
-		a, b    []assignor.TopicPartitions
-		minus   string
-		normalA string
+		name string
+		err  *StopError
+		want string
 	}{
-		{name: "disjoint topics", a: set(tp("t1", 2, 1), tp("t0", 0)), b: set(tp("t2", 0)), minus: "t0[0] t1[1 2]", normalA: "t0[0] t1[1 2]"},
-		{name: "overlap", a: set(tp("t0", 0, 1, 2)), b: set(tp("t0", 1)), minus: "t0[0 2]", normalA: "t0[0 1 2]"},
-		{name: "merge duplicates", a: set(tp("t0", 1), tp("t0", 1, 0), tp("t1")), b: nil, minus: "t0[0 1]", normalA: "t0[0 1]"},
-		{name: "all removed", a: set(tp("t0", 1)), b: set(tp("t0", 0, 1)), minus: "", normalA: "t0[1]"},
+		{"a sentinel of this package leads", &StopError{MemberID: "m1", InstanceID: "i1", Generation: 3, Code: FencedInstanceID, Err: ErrFenced},
+			`member: static member fenced by a newer instance: "m1" (instance "i1") generation 3: FENCED_INSTANCE_ID`},
+		{"a foreign cause follows, untouched", &StopError{MemberID: "m1", Generation: 7, Code: UnknownMemberID, Err: errors.New("sync group: connection reset")},
+			`member: "m1" generation 7: UNKNOWN_MEMBER_ID: sync group: connection reset`},
+		{"no cause", &StopError{MemberID: "m1", Generation: 7, Code: RebalanceInProgress},
+			`member: "m1" generation 7: REBALANCE_IN_PROGRESS`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a, b := normalize(tt.a), normalize(tt.b)
-			if got := assignor.FormatTopicPartitions(a); got != tt.normalA {
-				t.Errorf("normalize = %s, want %s", got, tt.normalA)
-			}
-			if got := assignor.FormatTopicPartitions(minus(a, b)); got != tt.minus {
-				t.Errorf("minus = %s, want %s", got, tt.minus)
+			if got := tt.err.Error(); got != tt.want {
+				t.Errorf("Error() = %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -23,102 +23,109 @@ func TestRandomEvents(t *testing.T) {
 		instance := rapid.SampledFrom([]string{"", "i1"}).Draw(rt, "instance")
 		m := New(Config{InstanceID: instance, Topics: []string{"t0", "t1"}, Protocol: proto})
 		delivering := map[[2]any]bool{}
-		partitions := rapid.Custom(func(rt *rapid.T) []assignor.TopicPartitions {
-			var out []assignor.TopicPartitions
-			for _, topic := range []string{"t0", "t1", "t2"} {
-				ps := rapid.SliceOfDistinct(rapid.Int32Range(0, 5), rapid.ID[int32]).Draw(rt, "partitions")
-				out = append(out, assignor.TopicPartitions{Topic: topic, Partitions: ps})
-			}
-			return out
-		})
-		codes := []ErrorCode{None, None, None, None, None, None, IllegalGeneration, UnknownMemberID, RebalanceInProgress, RebalanceInProgress, MemberIDRequired, 15, FencedInstanceID}
-		// Answers mostly carry the generation the machine waits for, so
-		// sequences reach stable ownership often.
-		event := func(rt *rapid.T) Event {
-			gen := rapid.SampledFrom([]int32{m.joined, m.joined, m.generation, m.generation - 1, m.joined + 1}).Draw(rt, "gen")
-			code := rapid.SampledFrom(codes).Draw(rt, "code")
-			// Leave and FENCED_INSTANCE_ID end a machine; keep them rare.
-			switch rapid.IntRange(0, 40).Draw(rt, "kind") {
-			case 0:
-				return Start{}
-			case 1:
-				return Leave{}
-			case 2:
-				return SubscriptionChanged{Topics: rapid.SliceOfDistinct(rapid.SampledFrom([]string{"t0", "t1", "t2"}), rapid.ID[string]).Draw(rt, "topics")}
-			case 3:
-				return MetadataChanged{}
-			case 4:
-				return HeartbeatResponse{Generation: gen, Err: code}
-			case 5:
-				return CommitResponse{Generation: gen, Err: code}
-			case 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21:
-				return JoinResponse{Err: code, MemberID: "m1", Generation: m.generation + 1}
-			default:
-				return SyncResponse{Generation: gen, Err: code, Assigned: partitions.Draw(rt, "assigned")}
-			}
-		}
 		m.Step(Start{})
 		for range rapid.IntRange(1, 60).Draw(rt, "steps") {
 			wasStopped := m.Phase() == Stopped
 			before := m.Owned()
-			acts := m.Step(event(rt))
+			acts := m.Step(drawEvent(rt, m))
 			if wasStopped && len(acts) > 0 {
 				rt.Fatalf("stopped machine emitted %v", acts)
 			}
-			released := map[[2]any]bool{}
-			for i, a := range acts {
-				switch a := a.(type) {
-				case StopDelivery:
-					for _, tp := range a.Partitions {
-						for _, p := range tp.Partitions {
-							delete(delivering, [2]any{tp.Topic, p})
-						}
-					}
-				case StartDelivery:
-					for _, tp := range a.Partitions {
-						for _, p := range tp.Partitions {
-							if delivering[[2]any{tp.Topic, p}] {
-								rt.Fatalf("%s/%d started twice", tp.Topic, p)
-							}
-							delivering[[2]any{tp.Topic, p}] = true
-						}
-					}
-				case OnRevoked, OnLost:
-					var ps []assignor.TopicPartitions
-					if r, ok := a.(OnRevoked); ok {
-						ps = r.Partitions
-					} else {
-						ps = a.(OnLost).Partitions
-					}
-					for _, tp := range ps {
-						for _, p := range tp.Partitions {
-							released[[2]any{tp.Topic, p}] = true
-						}
-					}
-				case SendJoin:
-					if proto == assignor.Eager && len(a.Owned) > 0 {
-						rt.Fatalf("eager member claims %v", a.Owned)
-					}
-					for _, k := range flattenKeys(minus(normalize(before), normalize(a.Owned))) {
-						if !released[k] && slices.ContainsFunc(flattenKeys(before), func(b [2]any) bool { return b == k }) && !startedIn(acts[:i], k) {
-							rt.Fatalf("gave up %v before JoinGroup without revoking or losing it: %v", k, acts)
-						}
-					}
-				case Stop:
-					if i != len(acts)-1 {
-						rt.Fatalf("Stop is not the last action: %v", acts)
-					}
-				}
-			}
+			checkActions(rt, proto, before, acts, delivering)
 			var owned []assignor.TopicPartitions
 			for k := range delivering {
 				owned = append(owned, assignor.TopicPartitions{Topic: k[0].(string), Partitions: []int32{k[1].(int32)}})
 			}
-			if got, want := assignor.FormatTopicPartitions(normalize(owned)), assignor.FormatTopicPartitions(m.Owned()); got != want {
+			if got, want := assignor.FormatTopicPartitions(assignor.NormalizeTopicPartitions(owned)), assignor.FormatTopicPartitions(m.Owned()); got != want {
 				rt.Fatalf("delivering %q, machine owns %q after %v", got, want, acts)
 			}
 		}
 	})
+}
+
+// drawAssigned draws an assignment over t0, t1 and t2 (which m does not
+// subscribe to at first).
+var drawAssigned = rapid.Custom(func(rt *rapid.T) []assignor.TopicPartitions {
+	var out []assignor.TopicPartitions
+	for _, topic := range []string{"t0", "t1", "t2"} {
+		ps := rapid.SliceOfDistinct(rapid.Int32Range(0, 5), rapid.ID[int32]).Draw(rt, "partitions")
+		out = append(out, assignor.TopicPartitions{Topic: topic, Partitions: ps})
+	}
+	return out
+})
+
+// randomCodes are the error codes answers draw from, mostly None.
+var randomCodes = []ErrorCode{None, None, None, None, None, None, IllegalGeneration, UnknownMemberID, RebalanceInProgress, RebalanceInProgress, MemberIDRequired, 15, FencedInstanceID}
+
+// drawEvent draws the next event for m. Answers mostly carry the generation
+// the machine waits for, so sequences reach stable ownership often.
+func drawEvent(rt *rapid.T, m *Machine) Event {
+	gen := rapid.SampledFrom([]int32{m.joined, m.joined, m.generation, m.generation - 1, m.joined + 1}).Draw(rt, "gen")
+	code := rapid.SampledFrom(randomCodes).Draw(rt, "code")
+	// Leave and FENCED_INSTANCE_ID end a machine; keep them rare.
+	switch rapid.IntRange(0, 40).Draw(rt, "kind") {
+	case 0:
+		return Start{}
+	case 1:
+		return Leave{}
+	case 2:
+		return SubscriptionChanged{Topics: rapid.SliceOfDistinct(rapid.SampledFrom([]string{"t0", "t1", "t2"}), rapid.ID[string]).Draw(rt, "topics")}
+	case 3:
+		return MetadataChanged{}
+	case 4:
+		return HeartbeatResponse{Generation: gen, Err: code}
+	case 5:
+		return CommitResponse{Generation: gen, Err: code}
+	case 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21:
+		return JoinResponse{Err: code, MemberID: "m1", Generation: m.generation + 1}
+	default:
+		return SyncResponse{Generation: gen, Err: code, Assigned: drawAssigned.Draw(rt, "assigned")}
+	}
+}
+
+// checkActions checks one step's actions, given what the machine owned
+// before (before), and applies their deliveries to delivering: no partition
+// starts twice; an eager member claims nothing in a JoinGroup; a JoinGroup
+// comes after the revocation (or loss) of everything the member gave up;
+// Stop comes last.
+func checkActions(rt *rapid.T, proto assignor.Protocol, before []assignor.TopicPartitions, acts []Action, delivering map[[2]any]bool) {
+	released := map[[2]any]bool{}
+	for i, a := range acts {
+		switch a := a.(type) {
+		case StopDelivery:
+			for _, k := range flattenKeys(a.Partitions) {
+				delete(delivering, k)
+			}
+		case StartDelivery:
+			for _, k := range flattenKeys(a.Partitions) {
+				if delivering[k] {
+					rt.Fatalf("%s/%d started twice", k[0], k[1])
+				}
+				delivering[k] = true
+			}
+		case OnRevoked:
+			for _, k := range flattenKeys(a.Partitions) {
+				released[k] = true
+			}
+		case OnLost:
+			for _, k := range flattenKeys(a.Partitions) {
+				released[k] = true
+			}
+		case SendJoin:
+			if proto == assignor.Eager && len(a.Owned) > 0 {
+				rt.Fatalf("eager member claims %v", a.Owned)
+			}
+			for _, k := range flattenKeys(assignor.SubtractTopicPartitions(before, a.Owned)) {
+				if !released[k] && !startedIn(acts[:i], k) {
+					rt.Fatalf("gave up %v before JoinGroup without revoking or losing it: %v", k, acts)
+				}
+			}
+		case Stop:
+			if i != len(acts)-1 {
+				rt.Fatalf("Stop is not the last action: %v", acts)
+			}
+		}
+	}
 }
 
 func flattenKeys(tps []assignor.TopicPartitions) [][2]any {

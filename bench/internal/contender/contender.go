@@ -90,8 +90,10 @@ func Lookup(key string) (Contender, bool) {
 	return Contender{}, false
 }
 
-// decodeAssignment decodes a ConsumerMemberAssignment with kmsg, sorting
-// topics and partitions.
+// decodeAssignment decodes a ConsumerMemberAssignment with kmsg into the
+// canonical set of its partitions (see [assignor.NormalizeTopicPartitions]).
+// An assignment that lists one partition twice is kept as sent, so that the
+// judge ([assignor.CheckPlan]) reports it rather than a set hiding it.
 func decodeAssignment(member string, b []byte) (Assignment, error) {
 	a := Assignment{Member: member}
 	if len(b) == 0 { // the broker sends empty bytes to a member the leader left out
@@ -99,63 +101,20 @@ func decodeAssignment(member string, b []byte) (Assignment, error) {
 	}
 	var k kmsg.ConsumerMemberAssignment
 	if err := k.ReadFrom(b); err != nil {
-		return a, fmt.Errorf("member %q: decoding assignment (%d bytes) with kmsg: %w", member, len(b), err)
+		return a, fmt.Errorf("contender: member %q: decoding assignment (%d bytes) with kmsg: %w", member, len(b), err)
 	}
 	a.UserData = k.UserData
-	for _, t := range k.Topics {
-		if len(t.Partitions) == 0 {
-			continue
-		}
-		ps := slices.Clone(t.Partitions)
-		slices.Sort(ps)
-		a.Partitions = append(a.Partitions, assignor.TopicPartitions{Topic: t.Topic, Partitions: ps})
+	sent := make([]assignor.TopicPartitions, len(k.Topics))
+	for i, t := range k.Topics {
+		sent[i] = assignor.TopicPartitions{Topic: t.Topic, Partitions: t.Partitions}
 	}
-	a.Partitions = mergeTopics(a.Partitions)
+	a.Partitions = assignor.NormalizeTopicPartitions(sent)
+	if assignor.CountPartitions(a.Partitions) != assignor.CountPartitions(sent) {
+		a.Partitions = sent
+	}
 	return a, nil
-}
-
-// mergeTopics sorts tps by topic and merges entries of one topic.
-func mergeTopics(tps []assignor.TopicPartitions) []assignor.TopicPartitions {
-	slices.SortStableFunc(tps, func(a, b assignor.TopicPartitions) int { return cmp.Compare(a.Topic, b.Topic) })
-	out := tps[:0]
-	for _, tp := range tps {
-		if n := len(out); n > 0 && out[n-1].Topic == tp.Topic {
-			out[n-1].Partitions = append(out[n-1].Partitions, tp.Partitions...)
-			slices.Sort(out[n-1].Partitions)
-			continue
-		}
-		out = append(out, tp)
-	}
-	return out
 }
 
 func sortAssignments(as []Assignment) {
 	slices.SortFunc(as, func(a, b Assignment) int { return cmp.Compare(a.Member, b.Member) })
-}
-
-// ownedMap renders tps as the map franz-go and sarama take.
-func ownedMap(tps []assignor.TopicPartitions) map[string][]int32 {
-	if tps == nil {
-		return nil
-	}
-	m := make(map[string][]int32, len(tps))
-	for _, tp := range tps {
-		m[tp.Topic] = slices.Clone(tp.Partitions)
-	}
-	return m
-}
-
-// fromMap renders a topic → partitions map as sorted TopicPartitions.
-func fromMap(m map[string][]int32) []assignor.TopicPartitions {
-	out := make([]assignor.TopicPartitions, 0, len(m))
-	for t, ps := range m {
-		if len(ps) == 0 {
-			continue
-		}
-		ps = slices.Clone(ps)
-		slices.Sort(ps)
-		out = append(out, assignor.TopicPartitions{Topic: t, Partitions: ps})
-	}
-	slices.SortFunc(out, func(a, b assignor.TopicPartitions) int { return cmp.Compare(a.Topic, b.Topic) })
-	return out
 }

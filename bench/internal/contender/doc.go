@@ -28,9 +28,9 @@
 // # Contenders
 //
 //   - ours-coop, ours-sticky: cooperative.Wrap(sticky.New()) and sticky.New()
-//     through package wire ([OursRunner]).
+//     through package wire (oursRunner).
 //   - ours-sarama-coop: the same cooperative-sticky through the sarama adapter
-//     and sarama's own leader path ([SaramaRunner]); in the racks scenario the
+//     and sarama's own leader path (saramaRunner); in the racks scenario the
 //     leader's adapter gets the member racks (MemberRack) and replica racks
 //     (ReplicaRacks) through its options, as a sarama application would.
 //   - ours-coop-core, ours-sticky-core: Assign alone on a decoded Group.

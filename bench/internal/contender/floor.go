@@ -78,7 +78,7 @@ func (r *floorRunner) Lead() error {
 	for i, b := range r.raw {
 		sub, err := wire.DecodeSubscription(b)
 		if err != nil {
-			return fmt.Errorf("member %q: %w", r.ids[i], err)
+			return fmt.Errorf("contender: member %q: %w", r.ids[i], err)
 		}
 		r.subs[i] = sub
 	}

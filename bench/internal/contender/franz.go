@@ -42,7 +42,7 @@ func (r *franzRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ i
 	for i, m := range members {
 		jm := kmsg.NewJoinGroupResponseMember()
 		jm.MemberID = m.ID
-		jm.ProtocolMetadata = r.balancer.JoinGroupMetadata(m.Topics, ownedMap(m.Owned), m.Generation)
+		jm.ProtocolMetadata = r.balancer.JoinGroupMetadata(m.Topics, assignor.TopicPartitionsMap(m.Owned), m.Generation)
 		r.members[i] = jm
 	}
 	return nil
@@ -53,15 +53,15 @@ func (r *franzRunner) Lead() error {
 	slices.SortFunc(members, func(a, b kmsg.JoinGroupResponseMember) int { return cmp.Compare(a.MemberID, b.MemberID) })
 	mb, _, err := r.balancer.MemberBalancer(members)
 	if err != nil {
-		return fmt.Errorf("franz-go MemberBalancer: %w", err)
+		return fmt.Errorf("contender: franz-go MemberBalancer: %w", err)
 	}
 	boe, ok := mb.(kgo.GroupMemberBalancerOrError)
 	if !ok {
-		return fmt.Errorf("franz-go: %T has no BalanceOrError", mb)
+		return fmt.Errorf("contender: franz-go %T has no BalanceOrError", mb)
 	}
 	into, err := boe.BalanceOrError(r.topics)
 	if err != nil {
-		return fmt.Errorf("franz-go BalanceOrError: %w", err)
+		return fmt.Errorf("contender: franz-go BalanceOrError: %w", err)
 	}
 	r.out = into.IntoSyncAssignment()
 	return nil

@@ -7,7 +7,7 @@ import (
 	"github.com/kgroup/assignor/wire"
 )
 
-// OursRunner runs one of our assignors through our codec: every member's
+// oursRunner runs one of our assignors through our codec: every member's
 // subscription decoded with wire.DecodeSubscription and turned into an
 // assignor.Member, Assign on the resulting Group, and every member's plan
 // encoded with wire.Assignment.AppendTo. With Core set, Lead is Assign alone
@@ -18,7 +18,7 @@ import (
 // when the assignor is cooperative (an eager member revokes everything
 // before it rejoins), and the user data the assignor's member-side hook
 // (assignor.SubscriptionUserDataAssignor) makes from the member's state.
-type OursRunner struct {
+type oursRunner struct {
 	Assignor assignor.Assignor
 	Core     bool
 
@@ -30,7 +30,7 @@ type OursRunner struct {
 	out    [][]byte
 }
 
-func (r *OursRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ int32) error {
+func (r *oursRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ int32) error {
 	r.topics = topics
 	r.ids = make([]string, len(members))
 	r.raw = make([][]byte, len(members))
@@ -44,7 +44,7 @@ func (r *OursRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ in
 		if hook != nil {
 			ud, err := hook.SubscriptionUserData(assignor.MemberState{Topics: m.Topics, Owned: m.Owned, Generation: m.Generation})
 			if err != nil {
-				return fmt.Errorf("member %q: %s SubscriptionUserData: %w", m.ID, r.Assignor.Name(), err)
+				return fmt.Errorf("contender: member %q: SubscriptionUserData: %w", m.ID, err)
 			}
 			sub.UserData = ud
 		}
@@ -61,19 +61,19 @@ func (r *OursRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ in
 	return nil
 }
 
-func (r *OursRunner) decode() (assignor.Group, error) {
+func (r *oursRunner) decode() (assignor.Group, error) {
 	g := assignor.Group{Members: make([]assignor.Member, len(r.raw)), Topics: r.topics}
 	for i, b := range r.raw {
 		sub, err := wire.DecodeSubscription(b)
 		if err != nil {
-			return assignor.Group{}, fmt.Errorf("member %q: %w", r.ids[i], err)
+			return assignor.Group{}, fmt.Errorf("contender: member %q: %w", r.ids[i], err)
 		}
 		g.Members[i] = sub.Member(r.ids[i], "")
 	}
 	return g, nil
 }
 
-func (r *OursRunner) Lead() error {
+func (r *oursRunner) Lead() error {
 	g := r.group
 	if !r.Core {
 		var err error
@@ -83,7 +83,7 @@ func (r *OursRunner) Lead() error {
 	}
 	plan, err := r.Assignor.Assign(g)
 	if err != nil {
-		return fmt.Errorf("%s Assign: %w", r.Assignor.Name(), err)
+		return fmt.Errorf("contender: Assign: %w", err)
 	}
 	r.plan = plan
 	if r.Core {
@@ -96,7 +96,7 @@ func (r *OursRunner) Lead() error {
 	return nil
 }
 
-func (r *OursRunner) Result() ([]Assignment, error) {
+func (r *oursRunner) Result() ([]Assignment, error) {
 	out := make([]Assignment, len(r.plan.Members))
 	for i, mp := range r.plan.Members {
 		if r.Core {

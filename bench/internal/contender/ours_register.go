@@ -11,12 +11,12 @@ import (
 func init() {
 	coop := func() assignor.Assignor { return cooperative.Wrap(sticky.New()) }
 	Register(Contender{Key: "ours-coop", Name: "ours cooperative-sticky", Family: "ours", Cooperative: true, Racks: true, Order: 10,
-		New: func() Runner { return &OursRunner{Assignor: coop()} }})
+		New: func() Runner { return &oursRunner{Assignor: coop()} }})
 	Register(Contender{Key: "ours-sticky", Name: "ours sticky", Family: "ours", Racks: true, Order: 11,
-		New: func() Runner { return &OursRunner{Assignor: sticky.New()} }})
+		New: func() Runner { return &oursRunner{Assignor: sticky.New()} }})
 	Register(Contender{Key: "ours-sarama-coop", Name: "ours cooperative-sticky via sarama adapter", Family: "ours", Cooperative: true, Racks: true, Order: 12,
 		New: func() Runner {
-			return &SaramaRunner{
+			return &saramaRunner{
 				NewStrategy: func() ibm.BalanceStrategy { return mustAdapter(coop(), saramaadapter.Config{}) },
 				NewLeader: func(topics []assignor.Topic, members []MemberJoin) ibm.BalanceStrategy {
 					return mustAdapter(coop(), adapterRacks(topics, members))
@@ -24,9 +24,9 @@ func init() {
 			}
 		}})
 	Register(Contender{Key: "ours-coop-core", Name: "ours cooperative-sticky (core Assign only)", Family: "ours", Cooperative: true, Racks: true, Core: true, Order: 20,
-		New: func() Runner { return &OursRunner{Assignor: coop(), Core: true} }})
+		New: func() Runner { return &oursRunner{Assignor: coop(), Core: true} }})
 	Register(Contender{Key: "ours-sticky-core", Name: "ours sticky (core Assign only)", Family: "ours", Racks: true, Core: true, Order: 21,
-		New: func() Runner { return &OursRunner{Assignor: sticky.New(), Core: true} }})
+		New: func() Runner { return &oursRunner{Assignor: sticky.New(), Core: true} }})
 }
 
 // mustAdapter builds the sarama adapter; New fails only for a nil assignor or

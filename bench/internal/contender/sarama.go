@@ -10,16 +10,16 @@ import (
 
 func init() {
 	Register(Contender{Key: "sarama-coop", Name: "sarama cooperative-sticky", Family: "sarama", Cooperative: true, Order: 40,
-		New: func() Runner { return &SaramaRunner{NewStrategy: sarama.NewBalanceStrategyCooperativeSticky} }})
+		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyCooperativeSticky} }})
 	Register(Contender{Key: "sarama-sticky", Name: "sarama sticky", Family: "sarama", Order: 41,
-		New: func() Runner { return &SaramaRunner{NewStrategy: sarama.NewBalanceStrategySticky} }})
+		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategySticky} }})
 	Register(Contender{Key: "sarama-roundrobin", Name: "sarama roundrobin", Family: "sarama", Order: 42,
-		New: func() Runner { return &SaramaRunner{NewStrategy: sarama.NewBalanceStrategyRoundRobin} }})
+		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRoundRobin} }})
 	Register(Contender{Key: "sarama-range", Name: "sarama range", Family: "sarama", Order: 43,
-		New: func() Runner { return &SaramaRunner{NewStrategy: sarama.NewBalanceStrategyRange} }})
+		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRange} }})
 }
 
-// SaramaRunner runs a sarama v1.61.1 BalanceStrategy as sarama's consumer
+// saramaRunner runs a sarama v1.61.1 BalanceStrategy as sarama's consumer
 // group leader does: JoinGroupResponse.GetMembers (decoding every member's
 // metadata), Plan, then for every member AssignmentData and
 // SyncGroupRequest.AddGroupAssignmentMember (encoding), with an empty
@@ -33,7 +33,7 @@ func init() {
 // the strategy supports the cooperative protocol, the owned partitions and
 // their generation (an eager sarama member revokes everything and rejoins
 // with generation -1).
-type SaramaRunner struct {
+type saramaRunner struct {
 	// NewStrategy returns a fresh strategy; one is made per member and one
 	// for the leader, as each process of a group has its own.
 	NewStrategy func() sarama.BalanceStrategy
@@ -53,7 +53,7 @@ func saramaCooperative(s sarama.BalanceStrategy) bool {
 	return ok && slices.Contains(rp.SupportedProtocols(), sarama.RebalanceProtocolCooperative)
 }
 
-func (r *SaramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, generation int32) error {
+func (r *saramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, generation int32) error {
 	r.leader = r.NewStrategy()
 	if r.NewLeader != nil {
 		r.leader = r.NewLeader(topics, members)
@@ -66,7 +66,7 @@ func (r *SaramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, ge
 	r.resp = sarama.JoinGroupResponse{Members: make([]sarama.GroupMember, len(members))}
 	for i, m := range members {
 		s := r.NewStrategy()
-		owned := ownedMap(m.Owned)
+		owned := assignor.TopicPartitionsMap(m.Owned)
 		if ob, ok := s.(sarama.OnAssignmentBalanceStrategy); ok && m.Generation >= 0 {
 			ob.OnAssignment(&sarama.ConsumerGroupMemberAssignment{Topics: owned, UserData: m.AssignmentUserData}, m.Generation)
 		}
@@ -84,43 +84,43 @@ func (r *SaramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, ge
 		}
 		var req sarama.JoinGroupRequest
 		if err := req.AddGroupProtocolMetadata(s.Name(), meta); err != nil {
-			return fmt.Errorf("member %q: sarama encoding metadata: %w", m.ID, err)
+			return fmt.Errorf("contender: member %q: encoding metadata with sarama: %w", m.ID, err)
 		}
 		r.resp.Members[i] = sarama.GroupMember{MemberId: m.ID, Metadata: req.OrderedGroupProtocols[0].Metadata}
 	}
 	return nil
 }
 
-func (r *SaramaRunner) Lead() error {
+func (r *saramaRunner) Lead() error {
 	members, err := r.resp.GetMembers()
 	if err != nil {
-		return fmt.Errorf("sarama GetMembers: %w", err)
+		return fmt.Errorf("contender: JoinGroupResponse.GetMembers: %w", err)
 	}
 	plan, err := r.leader.Plan(members, r.topics)
 	if err != nil {
-		return fmt.Errorf("sarama Plan: %w", err)
+		return fmt.Errorf("contender: BalanceStrategy.Plan: %w", err)
 	}
 	req := &sarama.SyncGroupRequest{}
 	for memberID, topics := range plan {
 		ud, err := r.leader.AssignmentData(memberID, topics, r.generation)
 		if err != nil {
-			return fmt.Errorf("member %q: sarama AssignmentData: %w", memberID, err)
+			return fmt.Errorf("contender: member %q: BalanceStrategy.AssignmentData: %w", memberID, err)
 		}
 		if err := req.AddGroupAssignmentMember(memberID, &sarama.ConsumerGroupMemberAssignment{Topics: topics, UserData: ud}); err != nil {
-			return fmt.Errorf("member %q: sarama encoding assignment: %w", memberID, err)
+			return fmt.Errorf("contender: member %q: encoding assignment with sarama: %w", memberID, err)
 		}
 		delete(members, memberID)
 	}
 	for memberID := range members {
 		if err := req.AddGroupAssignmentMember(memberID, &sarama.ConsumerGroupMemberAssignment{}); err != nil {
-			return fmt.Errorf("member %q: sarama encoding assignment: %w", memberID, err)
+			return fmt.Errorf("contender: member %q: encoding assignment with sarama: %w", memberID, err)
 		}
 	}
 	r.out = req
 	return nil
 }
 
-func (r *SaramaRunner) Result() ([]Assignment, error) {
+func (r *saramaRunner) Result() ([]Assignment, error) {
 	out := make([]Assignment, 0, len(r.out.GroupAssignments))
 	for _, ga := range r.out.GroupAssignments {
 		a, err := decodeAssignment(ga.MemberId, ga.Assignment)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/kgroup/assignor"
 	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
-	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -197,7 +196,8 @@ func TestSubscriptionCrossCodec(t *testing.T) {
 // through sarama's decoder; the member the assignor sees must be the one our
 // codec reads from the same bytes.
 func TestSubscriptionThroughSarama(t *testing.T) {
-	s, err := saramaadapter.New(roundrobin.New(), saramaadapter.Config{})
+	rec := &recorder{}
+	s, err := saramaadapter.New(rec, saramaadapter.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,10 @@ func TestSubscriptionThroughSarama(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: sarama cannot decode kmsg bytes: %v", tc.name, err)
 		}
-		got := s.Group(map[string]ibm.ConsumerGroupMemberMetadata{"m": sm}, nil).Members[0]
+		if _, err := s.Plan(map[string]ibm.ConsumerGroupMemberMetadata{"m": sm}, nil); err != nil {
+			t.Fatalf("%s: Plan: %v", tc.name, err)
+		}
+		got := rec.group.Members[0]
 		dec, err := wire.DecodeSubscription(b)
 		if err != nil {
 			t.Fatal(err)
@@ -227,6 +230,17 @@ func TestSubscriptionThroughSarama(t *testing.T) {
 			t.Fatalf("%s: adapter sees %+v\ncodec reads   %+v", tc.name, got, want)
 		}
 	}
+}
+
+// recorder is an eager assignor that keeps the group it is given and assigns
+// nothing.
+type recorder struct{ group assignor.Group }
+
+func (r *recorder) Name() string { return "recorder" }
+
+func (r *recorder) Assign(g assignor.Group) (assignor.Plan, error) {
+	r.group = g.Clone()
+	return assignor.Plan{}, nil
 }
 
 // TestSubscriptionV1WithoutOwned: kafka-go marks its subscription v1 but

@@ -24,17 +24,16 @@
 //
 // A step of a script waits until the group is stable: every partition held
 // by exactly the member the newest applied plan names, that plan naming
-// every live member, unchanged for [Settle].
+// every live member, unchanged for 600 ms.
 //
 // # Scripts and figures
 //
 // The scenarios of the sarama adapter's end-to-end suite are [Scripts]
 // ((a)–(f) of issue 6), each run on a fresh harness by [RunScript]. [Ours]
 // is sarama with this module's cooperative-sticky; [SaramaCooperativeSticky],
-// [SaramaSticky] and [KgoCooperativeSticky] are the peers. [Figures] runs
-// scripts × kinds × runs, interleaved, and returns medians ([Row]);
-// [DefaultFigures] is the set docs/sarama.md shows and [Markdown] renders
-// it. The adapter's tests and `bench -group` use these.
+// [SaramaSticky] and [KgoCooperativeSticky] are the peers.
+// [DefaultFigures] runs the scripts docs/sarama.md shows, scripts × kinds ×
+// runs, interleaved, and returns medians ([Row]); [Markdown] renders them. The adapter's tests and `bench -group` use these.
 //
 // # kfake's quirks the harness handles
 //

@@ -22,13 +22,13 @@ type Row struct {
 	Errors                []string
 }
 
-// Figures runs each script with each kind runs times, interleaved (run 1 of
+// figures runs each script with each kind runs times, interleaved (run 1 of
 // every kind, then run 2, …) so that machine noise spreads evenly, and
 // returns one row of medians per script and kind. Scripts that are not
 // Single run only with the kinds their Run accepts (every kind given is
 // tried; a script returns an error for a kind it cannot run). progress, if
 // set, sees each run's report.
-func Figures(scripts []Script, kinds []Kind, runs int, opts Options, progress func(Report, error)) []Row {
+func figures(scripts []Script, kinds []Kind, runs int, opts Options, progress func(Report, error)) []Row {
 	type key struct{ script, kind string }
 	reports := map[key][]Report{}
 	failed := map[key][]string{}
@@ -122,7 +122,7 @@ func DefaultFigures(runs int, opts Options, progress func(Report, error)) []Row 
 			mixed = append(mixed, s)
 		}
 	}
-	rows := Figures(single, []Kind{Ours, SaramaCooperativeSticky, SaramaSticky}, runs, opts, progress)
-	rows = append(rows, Figures(migrate, []Kind{Ours, SaramaCooperativeSticky}, runs, opts, progress)...)
-	return append(rows, Figures(mixed, []Kind{Ours}, runs, opts, progress)...)
+	rows := figures(single, []Kind{Ours, SaramaCooperativeSticky, SaramaSticky}, runs, opts, progress)
+	rows = append(rows, figures(migrate, []Kind{Ours, SaramaCooperativeSticky}, runs, opts, progress)...)
+	return append(rows, figures(mixed, []Kind{Ours}, runs, opts, progress)...)
 }

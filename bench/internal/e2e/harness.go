@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -74,7 +75,7 @@ func (o *Options) topicNames() []string { return slices.Sorted(maps.Keys(o.Topic
 type Harness struct {
 	opts    Options
 	cluster *kfake.Cluster
-	rec     *Recorder
+	rec     *recorder
 	admin   *kgo.Client
 
 	prodCancel context.CancelFunc
@@ -98,14 +99,14 @@ func Start(opts Options) (*Harness, error) {
 		kfake.GroupMinSessionTimeout(100*time.Millisecond), // listens on 127.0.0.1
 	)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("e2e: start cluster: %w", err)
 	}
 	h := &Harness{opts: opts, cluster: c, rec: newRecorder(), produced: map[TP]int64{}, members: map[string]*Member{}, kindOf: map[string]string{}, instanceOf: map[string]string{}}
 	h.admin, err = kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
 		kgo.ProducerLinger(0), kgo.RetryTimeout(5*time.Second))
 	if err != nil {
 		c.Close()
-		return nil, err
+		return nil, fmt.Errorf("e2e: admin client: %w", err)
 	}
 	if err := h.createTopics(); err != nil {
 		h.admin.Close()
@@ -119,11 +120,8 @@ func Start(opts Options) (*Harness, error) {
 	return h, nil
 }
 
-// Addrs returns the brokers' addresses.
-func (h *Harness) Addrs() []string { return h.cluster.ListenAddrs() }
-
-// Cluster returns the kfake cluster, for control hooks.
-func (h *Harness) Cluster() *kfake.Cluster { return h.cluster }
+// addrs returns the brokers' addresses.
+func (h *Harness) addrs() []string { return h.cluster.ListenAddrs() }
 
 func (h *Harness) logf(format string, args ...any) {
 	if h.opts.Logf != nil {
@@ -142,7 +140,7 @@ func (h *Harness) createTopics() error {
 	defer cancel()
 	resp, err := req.RequestWith(ctx, h.admin)
 	if err != nil {
-		return err
+		return fmt.Errorf("e2e: create topics: %w", err)
 	}
 	for _, t := range resp.Topics {
 		if t.ErrorCode != 0 {
@@ -158,7 +156,7 @@ func (h *Harness) observeSync(req kmsg.Request) (kmsg.Response, error, bool) {
 	if !ok || r.Group != h.opts.Group || len(r.GroupAssignment) == 0 {
 		return nil, nil, false
 	}
-	s := Sync{At: time.Now(), Generation: r.Generation, Leader: r.MemberID, Plan: map[string][]TP{}}
+	s := leaderSync{At: time.Now(), Generation: r.Generation, Leader: r.MemberID, Plan: map[string][]assignor.TopicPartitions{}}
 	if r.Protocol != nil {
 		s.Protocol = *r.Protocol
 	}
@@ -168,7 +166,7 @@ func (h *Harness) observeSync(req kmsg.Request) (kmsg.Response, error, bool) {
 			s.Undecoded = append(s.Undecoded, a.MemberID)
 			continue
 		}
-		s.Plan[a.MemberID] = planOf(dec.Partitions)
+		s.Plan[a.MemberID] = assignor.NormalizeTopicPartitions(dec.Partitions)
 	}
 	h.rec.sync(s)
 	return nil, nil, false
@@ -275,9 +273,6 @@ func (h *Harness) Live() []*Member {
 	})
 }
 
-// Held returns, for each live member, the partitions it holds now.
-func (h *Harness) Held() map[string][]TP { return h.rec.held() }
-
 // WaitStable waits until every subscribed partition is held by exactly one
 // live, uncrashed member and that has not changed for settle, or fails after
 // timeout.
@@ -366,7 +361,7 @@ func (h *Harness) converged(owner map[TP]string) bool {
 	members := map[string]bool{}
 	for name, tps := range plan {
 		members[identity[name]] = true
-		for _, tp := range tps {
+		for tp := range tpsOf(tps) {
 			planned[tp] = identity[name]
 		}
 	}
@@ -433,7 +428,10 @@ func (h *Harness) Finish(script, kind string, timeout time.Duration) (Report, er
 
 	rep := h.rec.report(h.from, h.to, h.kindOf, h.instanceOf, h.subscribed(), produced, committed)
 	rep.Script, rep.Kind = script, kind
-	return rep, prodErr
+	if prodErr != nil {
+		return rep, fmt.Errorf("e2e: produce: %w", prodErr)
+	}
+	return rep, nil
 }
 
 func (h *Harness) drained(produced, committed map[TP]int64) bool {

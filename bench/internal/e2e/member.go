@@ -8,6 +8,8 @@ import (
 
 	ibm "github.com/IBM/sarama"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kgroup/assignor"
 )
 
 // Kind is a kind of group member: a client and its strategies.
@@ -103,7 +105,7 @@ func (h *Harness) startSarama(m *Member) error {
 	cfg.Consumer.Group.Rebalance.GroupStrategies = nil // NewConfig's default is [range]
 	for _, s := range m.Kind.Sarama() {
 		cfg.Consumer.Group.Rebalance.GroupStrategies = append(cfg.Consumer.Group.Rebalance.GroupStrategies,
-			observe(s, func(gen int32, tps []TP) { h.rec.receive(m.Name, gen, tps) }))
+			observe(s, func(gen int32, tps []assignor.TopicPartitions) { h.rec.receive(m.Name, gen, tps) }))
 	}
 	cfg.Consumer.Group.Session.Timeout = h.opts.Session
 	cfg.Consumer.Group.Heartbeat.Interval = h.opts.Heartbeat
@@ -121,7 +123,7 @@ func (h *Harness) startSarama(m *Member) error {
 	if h.opts.Tune != nil {
 		h.opts.Tune(cfg)
 	}
-	g, err := ibm.NewConsumerGroup(h.Addrs(), h.opts.Group, cfg)
+	g, err := ibm.NewConsumerGroup(h.addrs(), h.opts.Group, cfg)
 	if err != nil {
 		return err
 	}
@@ -188,7 +190,7 @@ func (h *Harness) startKgo(m *Member) error {
 	m.cancel = cancel
 	m.owned = map[TP]bool{}
 	opts := []kgo.Opt{
-		kgo.SeedBrokers(h.Addrs()...),
+		kgo.SeedBrokers(h.addrs()...),
 		kgo.ClientID(m.Name),
 		kgo.Dialer(m.dialer.DialContext),
 		kgo.ConsumerGroup(h.opts.Group),

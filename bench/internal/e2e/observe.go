@@ -2,6 +2,8 @@ package e2e
 
 import (
 	ibm "github.com/IBM/sarama"
+
+	"github.com/kgroup/assignor"
 )
 
 // observed wraps a sarama strategy to report what the member received in
@@ -10,7 +12,7 @@ import (
 // (observedUD), so sarama's choice of user data is unchanged.
 type observed struct {
 	ibm.BalanceStrategy
-	report func(gen int32, tps []TP)
+	report func(gen int32, tps []assignor.TopicPartitions)
 }
 
 type observedUD struct {
@@ -24,7 +26,7 @@ var (
 	_ ibm.SubscriptionUserDataBalanceStrategy = observedUD{}
 )
 
-func observe(s ibm.BalanceStrategy, report func(gen int32, tps []TP)) ibm.BalanceStrategy {
+func observe(s ibm.BalanceStrategy, report func(gen int32, tps []assignor.TopicPartitions)) ibm.BalanceStrategy {
 	o := &observed{BalanceStrategy: s, report: report}
 	if ud, ok := s.(ibm.SubscriptionUserDataBalanceStrategy); ok {
 		return observedUD{observed: o, ud: ud}
@@ -43,13 +45,7 @@ func (o *observed) SupportedProtocols() []ibm.RebalanceProtocol {
 
 func (o *observed) OnAssignment(a *ibm.ConsumerGroupMemberAssignment, gen int32) {
 	if a != nil {
-		var tps []TP
-		for topic, ps := range a.Topics {
-			for _, p := range ps {
-				tps = append(tps, TP{topic, p})
-			}
-		}
-		o.report(gen, tps)
+		o.report(gen, assignor.TopicPartitionsFromMap(a.Topics))
 	}
 	if oa, ok := o.BalanceStrategy.(ibm.OnAssignmentBalanceStrategy); ok {
 		oa.OnAssignment(a, gen)

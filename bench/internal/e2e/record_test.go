@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/kgroup/assignor"
 )
 
 // The report is what the end-to-end suite asserts on; these tests pin its
@@ -15,20 +17,29 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 
+// setOf returns the canonical set of tps.
+func setOf(tps ...TP) []assignor.TopicPartitions {
+	var out []assignor.TopicPartitions
+	for _, tp := range tps {
+		out = append(out, assignor.TopicPartitions{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
+	}
+	return assignor.NormalizeTopicPartitions(out)
+}
+
 func TestReportOverlapsAndAttribution(t *testing.T) {
 	r := newRecorder()
 	a, b := TP{"t", 0}, TP{"t", 1}
 	r.seenMemberID("A", "id-A")
 	r.seenMemberID("B", "id-B")
 	// Generation 1, led by A: A holds both partitions.
-	r.sync(Sync{At: at(0), Generation: 1, Leader: "id-A", Protocol: "cooperative-sticky", Plan: map[string][]TP{"id-A": {a, b}, "id-B": nil}})
+	r.sync(leaderSync{At: at(0), Generation: 1, Leader: "id-A", Protocol: "cooperative-sticky", Plan: map[string][]assignor.TopicPartitions{"id-A": setOf(a, b), "id-B": nil}})
 	r.claimStart("A", "id-A", a, 1, at(10))
 	r.claimStart("A", "id-A", b, 1, at(10))
 	// Generation 2: kfake asked both to lead; B's plan (b to B) was applied,
 	// as what B received shows. B starts t/1 before A stopped it.
-	r.sync(Sync{At: at(500), Generation: 2, Leader: "id-A", Protocol: "cooperative-sticky", Plan: map[string][]TP{"id-A": {a}, "id-B": nil}})
-	r.sync(Sync{At: at(501), Generation: 2, Leader: "id-B", Protocol: "cooperative-sticky", Plan: map[string][]TP{"id-A": {a}, "id-B": {b}}})
-	r.receive("B", 2, []TP{b})
+	r.sync(leaderSync{At: at(500), Generation: 2, Leader: "id-A", Protocol: "cooperative-sticky", Plan: map[string][]assignor.TopicPartitions{"id-A": setOf(a), "id-B": nil}})
+	r.sync(leaderSync{At: at(501), Generation: 2, Leader: "id-B", Protocol: "cooperative-sticky", Plan: map[string][]assignor.TopicPartitions{"id-A": setOf(a), "id-B": setOf(b)}})
+	r.receive("B", 2, setOf(b))
 	r.claimStart("B", "id-B", b, 2, at(600))
 	r.claimEnd("A", b, at(700))
 
@@ -60,10 +71,10 @@ func TestReportOverlapsAndAttribution(t *testing.T) {
 func TestReportEvictionWindow(t *testing.T) {
 	r := newRecorder()
 	p := TP{"t", 0}
-	r.sync(Sync{At: at(0), Generation: 1, Leader: "id-A", Plan: map[string][]TP{"id-A": {p}}})
+	r.sync(leaderSync{At: at(0), Generation: 1, Leader: "id-A", Plan: map[string][]assignor.TopicPartitions{"id-A": setOf(p)}})
 	r.claimStart("A", "id-A", p, 1, at(0))
 	// A is gone from generation 2 (evicted) but its handler still runs.
-	r.sync(Sync{At: at(100), Generation: 2, Leader: "id-B", Plan: map[string][]TP{"id-B": {p}}})
+	r.sync(leaderSync{At: at(100), Generation: 2, Leader: "id-B", Plan: map[string][]assignor.TopicPartitions{"id-B": setOf(p)}})
 	r.claimStart("B", "id-B", p, 2, at(200))
 	r.claimEnd("A", p, at(300))
 	rep := r.report(at(0), at(400), map[string]string{"A": "ours", "B": "ours"}, nil, []TP{p}, nil, nil)
@@ -97,8 +108,8 @@ func TestReportStaticIdentity(t *testing.T) {
 	p := TP{"t", 0}
 	r.seenMemberID("s-r0", "static-0-aaa")
 	r.seenMemberID("s-r1", "static-0-bbb")
-	r.sync(Sync{At: at(0), Generation: 1, Leader: "static-0-aaa", Plan: map[string][]TP{"static-0-aaa": {p}}})
-	r.sync(Sync{At: at(10), Generation: 2, Leader: "static-0-bbb", Plan: map[string][]TP{"static-0-bbb": {p}}})
+	r.sync(leaderSync{At: at(0), Generation: 1, Leader: "static-0-aaa", Plan: map[string][]assignor.TopicPartitions{"static-0-aaa": setOf(p)}})
+	r.sync(leaderSync{At: at(10), Generation: 2, Leader: "static-0-bbb", Plan: map[string][]assignor.TopicPartitions{"static-0-bbb": setOf(p)}})
 	inst := map[string]string{"s-r0": "static-0", "s-r1": "static-0"}
 	if rep := r.report(at(0), at(20), nil, inst, []TP{p}, nil, nil); rep.Moved != 0 {
 		t.Fatalf("a static member's restart counted %d moves", rep.Moved)

@@ -38,11 +38,11 @@ var (
 	}}
 )
 
-// Settle is how long a group must keep one assignment to count as stable;
-// StableTimeout bounds each wait.
+// settleFor is how long a group must keep one assignment to count as stable;
+// stableTimeout bounds each wait.
 const (
-	Settle        = 600 * time.Millisecond
-	StableTimeout = 30 * time.Second
+	settleFor     = 600 * time.Millisecond
+	stableTimeout = 30 * time.Second
 )
 
 // Script is one scenario. Run drives the harness with members of kind k (the
@@ -57,12 +57,12 @@ type Script struct {
 
 // Scripts are the adapter's end-to-end scenarios (a)–(f).
 var Scripts = []Script{
-	{"rolling-restart", true, RollingRestart},
-	{"scale-out-in", true, ScaleOutIn},
-	{"crash", true, Crash},
-	{"mixed", false, Mixed},
-	{"static-restart", true, StaticRestart},
-	{"migrate-from-eager", false, MigrateFromEager},
+	{"rolling-restart", true, rollingRestart},
+	{"scale-out-in", true, scaleOutIn},
+	{"crash", true, crashAndReplace},
+	{"mixed", false, mixedLeaders},
+	{"static-restart", true, staticRestart},
+	{"migrate-from-eager", false, migrateFromEager},
 }
 
 // ScriptNamed returns the script with the given name.
@@ -75,7 +75,7 @@ func ScriptNamed(name string) (Script, bool) {
 	return Script{}, false
 }
 
-func (h *Harness) stable() error { return h.WaitStable(Settle, StableTimeout) }
+func (h *Harness) stable() error { return h.WaitStable(settleFor, stableTimeout) }
 
 // startAll joins members name-0 … name-(n-1) of kind k and waits for a
 // stable group.
@@ -141,13 +141,13 @@ func restartEach(h *Harness, k Kind, static bool) error {
 	return nil
 }
 
-// RollingRestart is scenario (a): 4 members over 2 topics, each restarted in
+// rollingRestart is scenario (a): 4 members over 2 topics, each restarted in
 // turn (leave, then a new process joins).
-func RollingRestart(h *Harness, k Kind) error { return restartEach(h, k, false) }
+func rollingRestart(h *Harness, k Kind) error { return restartEach(h, k, false) }
 
-// ScaleOutIn is scenario (b): 1 member, then one at a time up to 6, then one
+// scaleOutIn is scenario (b): 1 member, then one at a time up to 6, then one
 // at a time back to 1.
-func ScaleOutIn(h *Harness, k Kind) error {
+func scaleOutIn(h *Harness, k Kind) error {
 	ms, err := startAll(h, k, 1, false)
 	if err != nil {
 		return err
@@ -171,10 +171,10 @@ func ScaleOutIn(h *Harness, k Kind) error {
 	return nil
 }
 
-// Crash is scenario (c): 3 members; one dies without leaving (its
+// crashAndReplace is scenario (c): 3 members; one dies without leaving (its
 // connections reset, new ones refused); the others take over after the
 // session timeout; a replacement joins.
-func Crash(h *Harness, k Kind) error {
+func crashAndReplace(h *Harness, k Kind) error {
 	ms, err := startAll(h, k, 3, false)
 	if err != nil {
 		return err
@@ -192,7 +192,7 @@ func Crash(h *Harness, k Kind) error {
 	return nil
 }
 
-// Mixed is scenario (d): sarama members with k, franz-go members with
+// mixedLeaders is scenario (d): sarama members with k, franz-go members with
 // kgo.CooperativeStickyBalancer and sarama members with sarama's own
 // cooperative-sticky in one group (all named cooperative-sticky), restarted
 // so that each kind leads in turn.
@@ -205,7 +205,7 @@ func Crash(h *Harness, k Kind) error {
 // of that kind. The script therefore alternates: restart a non-leader
 // (recording who led it), then the leader (moving the lead), until every
 // kind has led alone or 14 restarts are done.
-func Mixed(h *Harness, k Kind) error {
+func mixedLeaders(h *Harness, k Kind) error {
 	kinds := []Kind{k, KgoCooperativeSticky, SaramaCooperativeSticky, k, KgoCooperativeSticky, SaramaCooperativeSticky}
 	var ms []*Member
 	for i, kind := range kinds {
@@ -271,16 +271,16 @@ func (h *Harness) currentLeader() string {
 	return ""
 }
 
-// StaticRestart is scenario (e): 4 static members (instance IDs), each
+// staticRestart is scenario (e): 4 static members (instance IDs), each
 // restarted in turn within the session timeout. Real Kafka does not
 // rebalance for such a restart; kfake does unless the rejoin's metadata is
 // byte-identical, so the report's rebalances are kfake's.
-func StaticRestart(h *Harness, k Kind) error { return restartEach(h, k, true) }
+func staticRestart(h *Harness, k Kind) error { return restartEach(h, k, true) }
 
-// MigrateFromEager is scenario (f): 4 members on sarama's eager sticky, then
+// migrateFromEager is scenario (f): 4 members on sarama's eager sticky, then
 // two rolling deploys: first to [k, sticky] (sarama stays eager while any
 // configured strategy is eager), then to [k] alone.
-func MigrateFromEager(h *Harness, k Kind) error {
+func migrateFromEager(h *Harness, k Kind) error {
 	ms, err := startAll(h, SaramaSticky, 4, false)
 	if err != nil {
 		return err
@@ -300,7 +300,9 @@ func MigrateFromEager(h *Harness, k Kind) error {
 }
 
 // RunScript runs one script with kind k on a fresh harness and returns its
-// report; finishTimeout bounds the final drain.
+// report; finishTimeout bounds the final drain. A failed script's error reads
+// as the harness's, then the script and kind: "e2e: group not stable after
+// 30s: held …: in roll with ours".
 func RunScript(s Script, k Kind, opts Options, finishTimeout time.Duration) (Report, error) {
 	h, err := Start(opts)
 	if err != nil {
@@ -308,7 +310,7 @@ func RunScript(s Script, k Kind, opts Options, finishTimeout time.Duration) (Rep
 	}
 	if err := s.Run(h, k); err != nil {
 		h.Close()
-		return Report{}, fmt.Errorf("e2e: %s with %s: %w", s.Name, k.Name, err)
+		return Report{}, fmt.Errorf("%w: in %s with %s", err, s.Name, k.Name)
 	}
 	return h.Finish(s.Name, k.Name, finishTimeout)
 }

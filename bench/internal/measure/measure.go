@@ -66,31 +66,47 @@ func Plan(members []contender.MemberJoin, as []contender.Assignment) assignor.Pl
 // Evaluate judges the assignments as as a plan for the members (whose Owned
 // is their history), under protocol proto.
 func Evaluate(topics []assignor.Topic, members []contender.MemberJoin, as []contender.Assignment, proto assignor.Protocol) Quality {
-	g := Group(topics, members)
 	plan := Plan(members, as)
 	q := Quality{Valid: true, MinMoves: -1}
-	if err := assignor.CheckPlan(g, plan, proto); err != nil {
-		q.Valid = false
-		lines := strings.Split(err.Error(), "\n")
-		q.NumViolations = len(lines)
-		q.Violations = lines[:min(len(lines), maxViolations)]
-		var joined interface{ Unwrap() []error }
-		if errors.As(err, &joined) {
-			q.NumViolations = len(joined.Unwrap())
+	q.check(Group(topics, members), plan, proto)
+	subscribed := q.subscriptions(topics, members)
+	assigned := q.loads(topics, members, plan)
+	for _, tp := range assignor.NormalizeTopicPartitions(assigned) {
+		if subscribed[tp.Topic] {
+			q.Assigned += len(tp.Partitions)
 		}
 	}
+	q.Withheld = q.Subscribed - q.Assigned
+	q.LowerSumSq = evenSumSq(q.Subscribed, len(members))
+	if q.Uniform {
+		q.MinMoves = minMoves(members, q.Subscribed)
+	}
+	return q
+}
 
+// check runs [assignor.CheckPlan] and keeps the first few violations.
+func (q *Quality) check(g assignor.Group, plan assignor.Plan, proto assignor.Protocol) {
+	err := assignor.CheckPlan(g, plan, proto)
+	if err == nil {
+		return
+	}
+	q.Valid = false
+	lines := strings.Split(err.Error(), "\n")
+	q.NumViolations = len(lines)
+	q.Violations = lines[:min(len(lines), maxViolations)]
+	var joined interface{ Unwrap() []error }
+	if errors.As(err, &joined) {
+		q.NumViolations = len(joined.Unwrap())
+	}
+}
+
+// subscriptions counts the partitions of the topics some member subscribes
+// to (and that the metadata has), notes whether every member subscribes to
+// the same topics, and returns the subscribed topics.
+func (q *Quality) subscriptions(topics []assignor.Topic, members []contender.MemberJoin) map[string]bool {
 	partitions := make(map[string]int, len(topics))
-	racks := make(map[string]map[int32][]string)
 	for _, t := range topics {
 		partitions[t.Name] = len(t.Partitions)
-		if t.ReplicaRacks != nil {
-			byID := make(map[int32][]string, len(t.Partitions))
-			for i, id := range t.Partitions {
-				byID[id] = t.ReplicaRacks[i]
-			}
-			racks[t.Name] = byID
-		}
 	}
 	subscribed := make(map[string]bool)
 	q.Uniform = true
@@ -107,74 +123,66 @@ func Evaluate(topics []assignor.Topic, members []contender.MemberJoin, as []cont
 	for t := range subscribed {
 		q.Subscribed += partitions[t]
 	}
+	return subscribed
+}
 
+// loads measures each member's share of plan: the spread and squares of the
+// loads, members given nothing, partitions taken from their owners, and how
+// many assigned partitions are rack-local. It returns every entry the
+// members were assigned.
+func (q *Quality) loads(topics []assignor.Topic, members []contender.MemberJoin, plan assignor.Plan) []assignor.TopicPartitions {
+	racks := replicaRacks(topics)
 	byMember := make(map[string]assignor.MemberPlan, len(plan.Members))
-	loads := make([]int, 0, len(members))
 	for _, mp := range plan.Members {
 		byMember[mp.Member] = mp
 	}
-	assigned := make(map[string]map[int32]bool)
+	loads := make([]int, 0, len(members))
+	var assigned []assignor.TopicPartitions
 	for _, m := range members {
 		mp := byMember[m.ID]
+		assigned = append(assigned, mp.Assigned...)
 		n := mp.NumAssigned()
 		loads = append(loads, n)
 		if n == 0 {
 			q.Empty++
 		}
 		for _, tp := range mp.Assigned {
-			set := assigned[tp.Topic]
-			if set == nil {
-				set = make(map[int32]bool)
-				assigned[tp.Topic] = set
+			rs, ok := racks[tp.Topic]
+			if !ok || m.Rack == "" {
+				continue
 			}
 			for _, p := range tp.Partitions {
-				set[p] = true
-				if rs, ok := racks[tp.Topic]; ok && m.Rack != "" {
-					q.RackTotal++
-					if slices.Contains(rs[p], m.Rack) {
-						q.RackLocal++
-					}
+				q.RackTotal++
+				if slices.Contains(rs[p], m.Rack) {
+					q.RackLocal++
 				}
 			}
 		}
-		q.Moves += lost(m.Owned, mp.Assigned)
+		q.Moves += assignor.CountPartitions(assignor.SubtractTopicPartitions(m.Owned, mp.Assigned))
 	}
-	for t, set := range assigned {
-		if subscribed[t] {
-			q.Assigned += len(set)
-		}
-	}
-	q.Withheld = q.Subscribed - q.Assigned
 	if len(loads) > 0 {
 		q.Spread = slices.Max(loads) - slices.Min(loads)
 	}
 	for _, n := range loads {
 		q.SumSq += int64(n) * int64(n)
 	}
-	q.LowerSumSq = evenSumSq(q.Subscribed, len(members))
-	if q.Uniform {
-		q.MinMoves = minMoves(members, q.Subscribed)
-	}
-	return q
+	return assigned
 }
 
-// lost counts the partitions of owned that are not in assigned (both sorted
-// by topic; partitions sorted).
-func lost(owned, assigned []assignor.TopicPartitions) int {
-	n := 0
-	for _, tp := range owned {
-		i, ok := slices.BinarySearchFunc(assigned, tp.Topic, func(a assignor.TopicPartitions, t string) int { return cmp.Compare(a.Topic, t) })
-		if !ok {
-			n += len(tp.Partitions)
-			continue
-		}
-		for _, p := range tp.Partitions {
-			if _, ok := slices.BinarySearch(assigned[i].Partitions, p); !ok {
-				n++
+// replicaRacks maps each topic with replica racks to its partitions' racks
+// by partition ID.
+func replicaRacks(topics []assignor.Topic) map[string]map[int32][]string {
+	racks := make(map[string]map[int32][]string)
+	for _, t := range topics {
+		if t.ReplicaRacks != nil {
+			byID := make(map[int32][]string, len(t.Partitions))
+			for i, id := range t.Partitions {
+				byID[id] = t.ReplicaRacks[i]
 			}
+			racks[t.Name] = byID
 		}
 	}
-	return n
+	return racks
 }
 
 // evenSumSq is the sum of squares of p split as evenly as possible over m.
@@ -195,9 +203,7 @@ func minMoves(members []contender.MemberJoin, p int) int {
 	}
 	counts := make([]int, len(members))
 	for i, m := range members {
-		for _, tp := range m.Owned {
-			counts[i] += len(tp.Partitions)
-		}
+		counts[i] = assignor.CountPartitions(m.Owned)
 	}
 	slices.SortFunc(counts, func(a, b int) int { return cmp.Compare(b, a) })
 	q, r := p/len(members), p%len(members)

@@ -67,6 +67,20 @@ type franzMember struct {
 func startFranzMember(l *ledger, c goMemberConfig) (*franzMember, error) {
 	l.member(c.name, kindFranz)
 	m := &franzMember{name: c.name, ledger: l, done: make(chan struct{})}
+	cl, err := kgo.NewClient(franzOptions(l, c)...)
+	if err != nil {
+		return nil, err
+	}
+	m.cl = cl
+	ctx, cancel := context.WithCancel(context.Background())
+	m.cancel = cancel
+	go m.poll(ctx)
+	return m, nil
+}
+
+// franzOptions configures a cooperative-sticky franz-go member c that
+// records its claims, revocations and losses in l.
+func franzOptions(l *ledger, c goMemberConfig) []kgo.Opt {
 	end := func(parts map[string][]int32) {
 		now := time.Now()
 		for topic, ps := range parts {
@@ -112,45 +126,42 @@ func startFranzMember(l *ledger, c goMemberConfig) (*franzMember, error) {
 	if c.instance != "" {
 		opts = append(opts, kgo.InstanceID(c.instance))
 	}
-	cl, err := kgo.NewClient(opts...)
-	if err != nil {
-		return nil, err
-	}
-	m.cl = cl
-	ctx, cancel := context.WithCancel(context.Background())
-	m.cancel = cancel
-	go func() {
-		defer close(m.done)
-		for {
-			fetches := cl.PollFetches(ctx)
-			if ctx.Err() != nil || fetches.IsClientClosed() {
-				cl.AllowRebalance()
+	return opts
+}
+
+// poll consumes until ctx ends or the client closes, recording every record
+// and committing after each poll; it closes m.done when it returns.
+func (m *franzMember) poll(ctx context.Context) {
+	defer close(m.done)
+	cl, l := m.cl, m.ledger
+	for {
+		fetches := cl.PollFetches(ctx)
+		if ctx.Err() != nil || fetches.IsClientClosed() {
+			cl.AllowRebalance()
+			return
+		}
+		fetches.EachError(func(topic string, p int32, err error) {
+			if !errors.Is(err, context.Canceled) {
+				l.problem("%s: fetch %s/%d: %v", m.name, topic, p, err)
+			}
+		})
+		_, gen := cl.GroupMetadata()
+		now := time.Now()
+		fetches.EachPartition(func(p kgo.FetchTopicPartition) {
+			if len(p.Records) == 0 {
 				return
 			}
-			fetches.EachError(func(topic string, p int32, err error) {
-				if !errors.Is(err, context.Canceled) {
-					l.problem("%s: fetch %s/%d: %v", c.name, topic, p, err)
-				}
-			})
-			_, gen := cl.GroupMetadata()
-			now := time.Now()
-			fetches.EachPartition(func(p kgo.FetchTopicPartition) {
-				if len(p.Records) == 0 {
-					return
-				}
-				offsets := make([]int64, len(p.Records))
-				for i, r := range p.Records {
-					offsets[i] = r.Offset
-				}
-				l.consume(c.name, topicPartition{p.Topic, p.Partition}, gen, offsets, now)
-			})
-			if err := cl.CommitUncommittedOffsets(ctx); err != nil && ctx.Err() == nil {
-				l.note("%s: commit after poll: %v", c.name, err)
+			offsets := make([]int64, len(p.Records))
+			for i, r := range p.Records {
+				offsets[i] = r.Offset
 			}
-			cl.AllowRebalance()
+			l.consume(m.name, topicPartition{p.Topic, p.Partition}, gen, offsets, now)
+		})
+		if err := cl.CommitUncommittedOffsets(ctx); err != nil && ctx.Err() == nil {
+			l.note("%s: commit after poll: %v", m.name, err)
 		}
-	}()
-	return m, nil
+		cl.AllowRebalance()
+	}
 }
 
 // stop stops polling and closes the client, which leaves the group (a static member does

@@ -8,7 +8,7 @@ import (
 
 var small = Shape{Topics: 4, Partitions: 5, Members: 6}
 
-func ids(ms []MemberSpec) []string {
+func ids(ms []Member) []string {
 	var out []string
 	for _, m := range ms {
 		out = append(out, m.ID)
@@ -18,7 +18,7 @@ func ids(ms []MemberSpec) []string {
 }
 
 func TestBuildIsDeterministic(t *testing.T) {
-	for _, sc := range Scenarios {
+	for _, sc := range Scenarios() {
 		a, err := Build(small, sc, 7)
 		if err != nil {
 			t.Fatal(err)
@@ -125,5 +125,28 @@ func TestScripts(t *testing.T) {
 	}
 	if _, err := NewScript("nope", small, 1); err == nil {
 		t.Error("unknown script: no error")
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		shape Shape
+		sc    Scenario
+	}{
+		{"no topics", Shape{Partitions: 1, Members: 1}, Fresh},
+		{"no partitions", Shape{Topics: 1, Members: 1}, Fresh},
+		{"no members", Shape{Topics: 1, Partitions: 1}, Join},
+		{"unknown scenario", small, "rolling"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if c, err := Build(tt.shape, tt.sc, DefaultSeed); err == nil {
+				t.Fatalf("Build(%v, %q) = %+v, want an error", tt.shape, tt.sc, c)
+			}
+			if _, err := NewScript(Roll, tt.shape, DefaultSeed); err == nil && tt.sc == Fresh {
+				t.Fatalf("NewScript(%v) gave no error", tt.shape)
+			}
+		})
 	}
 }
