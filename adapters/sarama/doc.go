@@ -14,10 +14,19 @@
 // value: sarama's member-side hooks carry no member identity, so the strategy
 // remembers its member's last assignment and generation (see [Strategy]).
 // Set GroupStrategies rather than append to it (sarama.NewConfig puts range
-// there). docs/sarama.md lists the sarama settings that matter with
-// cooperative rebalancing: Rebalance.Retry.Backoff (2 s by default, paid on
-// second rounds) and Consumer.MaxWaitTime against Session.Timeout (sarama
-// sends fetches and group requests over one connection per broker).
+// there).
+//
+// [CheckConfig] reports that mistake and the others sarama's own
+// Config.Validate lets through, each with its fix: a strategy list that makes
+// the group run eager, a Version below V3_2_0_0 with user data that does not
+// carry the generation, and settings that make cooperative second rounds
+// slow (Rebalance.Retry.Backoff, 2 s by default; the heartbeat interval;
+// Consumer.MaxWaitTime, since sarama sends fetches and group requests over
+// one connection per broker). Call it where the config is built:
+//
+//	if err := saramaadapter.CheckConfig(config); err != nil {
+//		log.Print(err) // or fail: each finding names its setting and fix
+//	}
 //
 // # What sarama does before Plan
 //

@@ -1,6 +1,7 @@
 package sarama_test
 
 import (
+	"errors"
 	"fmt"
 
 	ibm "github.com/IBM/sarama"
@@ -53,4 +54,23 @@ func ExampleNew() {
 	// Output:
 	// round 1: map[orders:[0 2]] map[]
 	// round 2: map[orders:[0 2]] map[orders:[1 3]]
+}
+
+// CheckConfig finds what sarama accepts but costs a cooperative group. Here
+// the mistake of appending to sarama.NewConfig's strategies: range comes
+// first, so the group runs range, eager.
+func ExampleCheckConfig() {
+	config := ibm.NewConfig()
+	config.Version = ibm.V3_2_0_0
+	config.Consumer.Group.Rebalance.GroupStrategies = append(config.Consumer.Group.Rebalance.GroupStrategies, saramaadapter.CooperativeSticky())
+	err := saramaadapter.CheckConfig(config)
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var finding *saramaadapter.ConfigError
+		if errors.As(e, &finding) {
+			fmt.Printf("%s\n  fix: %s\n", finding.Setting, finding.Fix)
+		}
+	}
+	// Output:
+	// Consumer.Group.Rebalance.GroupStrategies
+	//   fix: set the list instead of appending to it (sarama.NewConfig puts range there): GroupStrategies = []sarama.BalanceStrategy{cooperative-sticky}
 }
