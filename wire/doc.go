@@ -56,6 +56,9 @@
 //	[previous_assignment: string topic, [int32]]
 //	int32 generation                              (absent in v0)
 //
+// Below subscription v2 a cooperative member carries its generation in one
+// of these two layouts; [UserDataGeneration] reads either.
+//
 // # Tolerance
 //
 // The decoders accept what sarama and franz-go accept from real clients: a

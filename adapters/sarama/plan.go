@@ -54,10 +54,12 @@ func (s *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 //
 // For each member: the topics of its subscription; the partitions it owns
 // (subscription v1+); the generation of that ownership, from the subscription
-// (v2+) or else, for a cooperative assignor, from the 4-byte cooperative user
-// data (v0–v1, as Java and sarama members below Kafka 3.2 send it); its rack
+// (v2+) or else, for a cooperative assignor, from the user data (v0–v1):
+// the 4-byte cooperative user data Java and sarama members below Kafka 3.2
+// send, or the eager sticky layout this module's wrapper sends with
+// cooperative.Config.InnerUserData (see [wire.UserDataGeneration]); its rack
 // from the subscription (v3) or else from Config.MemberRack; and its user
-// data. An undecodable cooperative user data leaves the member's claims at
+// data. User data of neither layout leaves the member's claims at
 // [assignor.NoGeneration] (they still count as claims, so the cooperative
 // safety rule still protects them) and is logged. Instance IDs are unknown:
 // sarama drops them before Plan.
@@ -99,9 +101,11 @@ func (s *strategy) member(id string, meta ibm.ConsumerGroupMemberMetadata) assig
 	case meta.Version >= 2:
 		m.Generation = max(meta.GenerationID, assignor.NoGeneration)
 	case s.cooperative && len(meta.UserData) > 0:
-		gen, err := wire.DecodeCooperativeUserData(meta.UserData)
+		// v0/v1: the generation is in the user data, the cooperative 4
+		// bytes or, with cooperative.Config.InnerUserData, sticky's.
+		gen, err := wire.UserDataGeneration(meta.UserData)
 		if err != nil {
-			s.logf("assignor: sarama adapter: %s: member %q: cooperative user data (%d bytes): %v; its claims count without a generation",
+			s.logf("assignor: sarama adapter: %s: member %q: user data (%d bytes): %v; its claims count without a generation",
 				s.a.Name(), id, len(meta.UserData), err)
 			break
 		}
