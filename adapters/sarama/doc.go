@@ -66,6 +66,28 @@
 // from its own metadata; a franz-go leader reads neither for its sticky
 // balancers.
 //
+// # Mixed groups
+//
+// Members of this adapter, Java, franz-go and sarama's own cooperative-sticky
+// share a group on the wire and follow whatever plan they are sent, so a
+// rebalance is as safe as its leader (docs/compatibility.md has the table):
+//
+//   - this adapter with a cooperative assignor: a claimed partition goes only
+//     to its valid owner (KIP-792's highest generation), with generations
+//     read from subscription v2+ or, below it, from either user data layout
+//     cooperative members send (see [Strategy.Group]);
+//   - sarama's NewBalanceStrategyCooperativeSticky (v1.61.1): a member that
+//     rejoins with a stale claim gets the partition at once, while its valid
+//     owner still holds it, at any version (its withholding ignores
+//     generations);
+//   - franz-go's kgo.CooperativeStickyBalancer (v1.22.3): the same for
+//     members on subscription v1 (Version below V3_2_0_0); withheld from
+//     v2 on;
+//   - Java's CooperativeStickyAssignor: generations from v2, or from the
+//     first 4 bytes of a v1 member's user data, which with
+//     cooperative.Config{InnerUserData: true} are sticky's topic count;
+//     [CheckConfig] flags that combination.
+//
 // # KIPs
 //
 // KIP-429 (cooperative rebalancing: owned partitions, subscription v1),
