@@ -37,6 +37,15 @@
 // and for cooperative plans the safety rule), each naming the member, topic,
 // partition and generation at fault.
 //
+// # Examples
+//
+// The package Example writes a range assignor on an [Index] and runs the
+// conformance kit (package assignortest) on it; Example_roundRobin assigns
+// a small group; [CheckPlan]'s example reads the violations of a
+// cooperative plan; [NewIndex]'s walks a group's numbering and claims and
+// builds a plan from holders. Package assignortest's examples show what a
+// kit failure looks like.
+//
 // # KIPs
 //
 // KIP-54 (sticky), KIP-341 and KIP-792 (generations of claims), KIP-345

@@ -85,6 +85,13 @@
 // Each AppendTo measures its output first and grows dst once, so encoding
 // into a reused buffer allocates nothing.
 //
+// # Examples
+//
+// The package Example sends a subscription as bytes and reads it back as an
+// assignor.Member; [DecodeAssignment]'s shows a decoding error naming the
+// field and its offset; [StickyUserData]'s encodes and decodes eager sticky
+// user data.
+//
 // # KIPs
 //
 // KIP-54 and KIP-341 (sticky user data and its generation), KIP-429

@@ -118,6 +118,13 @@
 // still holds it; sarama's own cooperative-sticky leader does that at any
 // version.
 //
+// # Examples
+//
+// [CooperativeSticky]'s example is the kgo options; [New]'s plugs in any
+// assignor with racks; [Balancer.MemberBalancer]'s runs the leader's side
+// as kgo does; [Config]'s Logf example drops a claim at a generation the
+// group has not reached, and logs it.
+//
 // # KIPs
 //
 // KIP-429 (cooperative rebalancing: owned partitions, subscription v1),

@@ -88,6 +88,15 @@
 //     cooperative.Config{InnerUserData: true} are sticky's topic count;
 //     [CheckConfig] flags that combination.
 //
+// # Examples
+//
+// [CooperativeSticky]'s example is the one-line setup; [New]'s runs the
+// leader's side of a join through Plan, round by round; [CheckConfig]'s
+// finds the appended strategy; [RackByPrefix]'s maps member IDs to racks;
+// [ClientReplicaRacks]'s wires racks into a consumer group (it needs
+// brokers, so it only compiles). The program examples/sarama-consumer runs
+// a group on an embedded broker while records flow.
+//
 // # KIPs
 //
 // KIP-429 (cooperative rebalancing: owned partitions, subscription v1),

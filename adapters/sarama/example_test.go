@@ -3,6 +3,7 @@ package sarama_test
 import (
 	"errors"
 	"fmt"
+	"log"
 
 	ibm "github.com/IBM/sarama"
 
@@ -73,4 +74,67 @@ func ExampleCheckConfig() {
 	// Output:
 	// Consumer.Group.Rebalance.GroupStrategies
 	//   fix: set the list instead of appending to it (sarama.NewConfig puts range there): GroupStrategies = []sarama.BalanceStrategy{cooperative-sticky}
+}
+
+// RackByPrefix maps member IDs to racks on the leader, from the client IDs
+// (or static instance IDs) that Kafka puts in front of them: sarama members
+// never send their rack. The longest matching key wins.
+func ExampleRackByPrefix() {
+	rack := saramaadapter.RackByPrefix(map[string]string{
+		"billing":   "use1-az3",
+		"billing-a": "use1-az1",
+		"billing-b": "use1-az2",
+	})
+	strategy, err := saramaadapter.New(cooperative.Wrap(sticky.New()), saramaadapter.Config{MemberRack: rack})
+	if err != nil {
+		panic(err)
+	}
+	g := strategy.Group(map[string]ibm.ConsumerGroupMemberMetadata{
+		"billing-a-6f1c0d3e": {Version: 2, Topics: []string{"orders"}},
+		"billing-b-0d2e91aa": {Version: 2, Topics: []string{"orders"}},
+		"billing-c-77aa5b10": {Version: 2, Topics: []string{"orders"}},
+		"reports-1f2e3d4c":   {Version: 2, Topics: []string{"orders"}},
+	}, map[string][]int32{"orders": {0, 1, 2, 3}})
+	for _, m := range g.Members {
+		fmt.Printf("%s: %q\n", m.ID, m.Rack)
+	}
+	// Output:
+	// billing-a-6f1c0d3e: "use1-az1"
+	// billing-b-0d2e91aa: "use1-az2"
+	// billing-c-77aa5b10: "use1-az3"
+	// reports-1f2e3d4c: ""
+}
+
+// ClientReplicaRacks reads each partition's replica racks from the sarama
+// client the consumer group is built from, as a Java leader does. It needs
+// brokers, so this example only compiles; bench/internal/e2e's
+// TestClientReplicaRacks runs it against an in-process broker.
+func ExampleClientReplicaRacks() {
+	config := ibm.NewConfig()
+	config.Version = ibm.V3_2_0_0
+	client, err := ibm.NewClient([]string{"localhost:9092"}, config)
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	defer client.Close()
+	strategy, err := saramaadapter.New(cooperative.Wrap(sticky.New()), saramaadapter.Config{
+		ReplicaRacks: saramaadapter.ClientReplicaRacks(client),
+		MemberRack:   saramaadapter.RackByPrefix(map[string]string{"billing-a": "use1-az1", "billing-b": "use1-az2"}),
+	})
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	config.Consumer.Group.Rebalance.GroupStrategies = []ibm.BalanceStrategy{strategy}
+	if err := saramaadapter.CheckConfig(config); err != nil {
+		log.Print(err)
+	}
+	group, err := ibm.NewConsumerGroupFromClient("billing", client)
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	defer group.Close()
+	// group.Consume(ctx, []string{"orders"}, handler) ...
 }
