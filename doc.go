@@ -61,6 +61,15 @@
 // cooperative wrapper applies the same rules, in the same code, to the
 // inner assignor's plan and to its own.
 //
+// # Examples
+//
+// The package Example writes a range assignor on an [Index] and runs the
+// conformance kit (package assignortest) on it; Example_roundRobin assigns
+// a small group; [CheckPlan]'s example reads the violations of a
+// cooperative plan; [NewIndex]'s walks a group's numbering and claims and
+// builds a plan from holders. Package assignortest's examples show what a
+// kit failure looks like.
+//
 // # KIPs
 //
 // KIP-54 (sticky), KIP-341 and KIP-792 (generations of claims), KIP-345

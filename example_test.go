@@ -1,7 +1,10 @@
 package assignor_test
 
 import (
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/assignortest"
@@ -93,4 +96,46 @@ func Example_roundRobin() {
 	// consumer-a: orders[0 3]
 	// consumer-b: clicks[1] orders[1]
 	// consumer-z: clicks[0 2] orders[2]
+}
+
+// CheckPlan checks a plan against the group it answers, here with the
+// cooperative rules: m0 owns orders/0 and orders/1 at generation 3, and the
+// plan gives orders/1 to the new member m1 at once (the KIP-429 safety rule
+// wants it withheld until m0 has revoked it) and the unclaimed orders/2 to
+// both. Every violation is an *assignor.PartitionError (or *MemberError)
+// wrapping one of the package's sentinels.
+func ExampleCheckPlan() {
+	g := assignor.Group{
+		Members: []assignor.Member{
+			{ID: "m0", Topics: []string{"orders"}, Generation: 3,
+				Owned: []assignor.TopicPartitions{{Topic: "orders", Partitions: []int32{0, 1}}}},
+			{ID: "m1", Topics: []string{"orders"}, Generation: assignor.NoGeneration},
+		},
+		Topics: []assignor.Topic{{Name: "orders", Partitions: assignor.Partitions(3)}},
+	}
+	plan := assignor.Plan{Members: []assignor.MemberPlan{
+		{Member: "m0", Assigned: []assignor.TopicPartitions{{Topic: "orders", Partitions: []int32{0, 2}}}},
+		{Member: "m1", Assigned: []assignor.TopicPartitions{{Topic: "orders", Partitions: []int32{1, 2}}}},
+	}}
+	err := assignor.CheckPlan(g, plan, assignor.Cooperative)
+	var lines []string
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var pe *assignor.PartitionError
+		if !errors.As(e, &pe) {
+			continue
+		}
+		rule := "?"
+		switch {
+		case errors.Is(e, assignor.ErrAssignedTwice):
+			rule = "assigned twice"
+		case errors.Is(e, assignor.ErrNotOwner):
+			rule = "not its valid owner"
+		}
+		lines = append(lines, fmt.Sprintf("%s/%d to %s: %s", pe.Topic, pe.Partition, pe.Member, rule))
+	}
+	slices.Sort(lines)
+	fmt.Println(strings.Join(lines, "\n"))
+	// Output:
+	// orders/1 to m1: not its valid owner
+	// orders/2 to m1: assigned twice
 }

@@ -11,47 +11,67 @@
 //		assignortest.Run(t, mypkg.New)
 //	}
 //
-// [Run] runs each case as a subtest named after it, so one case can be
-// rerun with -run 'TestConformance/permutation-invariance'. [Check] runs
-// them all and returns one error joining every misbehaviour, for harnesses
-// without a *testing.T; [Case.Check] runs one. Both take a constructor, not
-// an assignor, so the kit can compare a fresh instance with a used one (an
+// The package has two entry points. [Run] runs each case as a subtest named
+// after it, so one case can be rerun with
+// -run 'TestConformance/permutation-invariance', and reports each failure
+// at the line that called Run. [Check] runs them all and returns one error
+// joining every failure, for harnesses without a *testing.T. Both take a
+// constructor of any type that implements [assignor.Assignor] (mypkg.New may
+// return *mypkg.Assignor, as sticky.New returns *sticky.Assignor), not an
+// assignor, so the kit can compare a fresh instance with a used one (an
 // assignor must keep no state between calls).
 //
-// # Errors
+// Examples (go doc -all, or pkg.go.dev): Check's runs the kit on sticky.New;
+// the package's "failure" example shows what a failure looks like. The root
+// package's Example writes a range assignor and runs the kit on it.
 //
-// Each misbehaviour is a [*CaseError]: its text starts with the case name
-// (and which of the case's groups or rounds), then names the member, topic
-// and partition at fault:
+// # Failures
 //
-//	odd-claims: assignor: member "new": t0/1: partition assigned to more than one member
+// Each failure is a [*CaseError]: what one case found in one call of Assign.
+// Its text names the case (and which of the case's groups or rounds), lists
+// every violation in that plan, each naming the member, topic and partition
+// at fault (a partition assigned twice names every member holding it;
+// entries out of order say the order expected), and shows the group and the
+// plan, one line a member:
 //
-// It wraps the violation, so errors.Is matches the root package's sentinels
+//	more-members-than-partitions: 1 violation
+//	  assignor: partition assigned to more than one member: t0/0: member "m1" and member "m0"
+//	  group (5 members, 1 topic):
+//	    m0: t0
+//	    …
+//	    topics: t0(2)
+//	  plan:
+//	    m0: t0[0]
+//	    m1: t0[0 1]
+//	    …
+//
+// It wraps the violations, so errors.Is matches the root package's sentinels
 // (such as [assignor.ErrAssignedTwice], [assignor.ErrNotOwner]) and this
 // package's ([ErrOrderDependent], [ErrUnbalanced] and the rest), and
 // errors.As finds the [*assignor.PartitionError] or [*assignor.MemberError]
-// with the details.
+// with the details, and the CaseError with the group and the plan.
 //
 // # Cases
 //
-// [Cases] lists them with their rules. Every plan the kit gets goes through
-// [assignor.CheckPlan]: one entry per member, in order; no partition twice;
-// only to subscribers; nothing outside the metadata; everything subscribed
-// assigned. On top of that the cases probe an empty group, members without
-// subscriptions, unknown topics, one member, more members than partitions,
-// different subscriptions, every kind of claim (valid, stale, contested,
-// outside the metadata, negative, without generation, duplicated), groups
-// that cannot be assigned, determinism, permutation invariance (the same
-// group shuffled with fixed seeds), mutation and aliasing of the input, and
-// a group of 1,000 members and 100,000 partitions, whose time [Run] logs
-// (it is not asserted; under -short, Run skips that case).
+// Every plan the kit gets goes through [assignor.CheckPlan]: one entry per
+// member, in order; no partition twice; only to subscribers; nothing outside
+// the metadata; everything subscribed assigned. On top of that the cases
+// probe an empty group, members without subscriptions, unknown topics, one
+// member, more members than partitions, different subscriptions, every kind
+// of claim (valid, stale, contested, outside the metadata, negative, without
+// generation, duplicated), groups that cannot be assigned, determinism,
+// permutation invariance (the same group shuffled with fixed seeds),
+// mutation and aliasing of the input, and a group of 1,000 members and
+// 100,000 partitions, whose time [Run] logs (it is not asserted; under
+// -short, Run skips that case).
 //
 // A panic in Assign is recovered and reported as a failure of the case
 // ([ErrPanic]); the kit carries on.
 //
 // # Declared capabilities
 //
-// The kit checks what an assignor declares, and only that:
+// The kit checks what an assignor declares, and only that; it finds each
+// declaration by type assertion, as clients do:
 //
 //   - Cooperative ([assignor.Supports] reports [assignor.Cooperative]):
 //     every first plan is checked with the cooperative rules, so a claimed
@@ -69,6 +89,8 @@
 //     identical subscriptions, the partitions moved away from their owners
 //     number exactly Σ max(0, owned − final) over the members, and no more
 //     than the least balance allows.
+//
+// [Run] skips, with a message, the cases whose capability is not declared.
 //
 // # KIPs
 //

@@ -3,7 +3,7 @@ package assignortest
 import (
 	"errors"
 	"fmt"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -12,165 +12,167 @@ import (
 )
 
 // Misbehaviours the kit finds beyond those of [assignor.CheckPlan]. Each
-// comes wrapped in a [*CaseError], and where a member or partition is at
-// fault, first in an [*assignor.MemberError], [*assignor.TopicError] or
+// comes inside a [*CaseError], and where a member or partition is at fault,
+// first in an [*assignor.MemberError], [*assignor.TopicError] or
 // [*assignor.PartitionError] naming it.
 var (
 	// ErrPanic: Assign panicked. The error text carries the panic value.
-	ErrPanic = errors.New("assignor: Assign panicked")
+	ErrPanic = errors.New("assignortest: Assign panicked")
 	// ErrAssignFailed: Assign returned an error for a group it must assign
 	// (it wraps that error too).
-	ErrAssignFailed = errors.New("assignor: Assign failed on a valid group")
+	ErrAssignFailed = errors.New("assignortest: Assign failed on a valid group")
 	// ErrAcceptedInvalid: Assign returned a plan and no error for a group
 	// with an empty or duplicate member ID.
-	ErrAcceptedInvalid = errors.New("assignor: Assign accepted a group that cannot be assigned")
+	ErrAcceptedInvalid = errors.New("assignortest: Assign accepted a group that cannot be assigned")
 	// ErrBadName: Name is empty, or differs between two instances.
-	ErrBadName = errors.New("assignor: bad protocol name")
+	ErrBadName = errors.New("assignortest: bad protocol name")
 	// ErrNondeterministic: two calls with the same group gave different
 	// plans.
-	ErrNondeterministic = errors.New("assignor: plan differs between two calls with the same group")
+	ErrNondeterministic = errors.New("assignortest: plan differs between two calls with the same group")
 	// ErrOrderDependent: the same group in another order gave a different
 	// plan.
-	ErrOrderDependent = errors.New("assignor: plan depends on the order of the input")
+	ErrOrderDependent = errors.New("assignortest: plan depends on the order of the input")
 	// ErrMutatedInput: Assign changed the group it was given.
-	ErrMutatedInput = errors.New("assignor: Assign mutated its input")
+	ErrMutatedInput = errors.New("assignortest: Assign mutated its input")
 	// ErrAliasedInput: the plan shares memory with the group, so changing
 	// the plan changes the group.
-	ErrAliasedInput = errors.New("assignor: plan aliases the input")
+	ErrAliasedInput = errors.New("assignortest: plan aliases the input")
 	// ErrUnbalanced: an assignor declared balanced gave, with identical
 	// subscriptions, one member two or more partitions more than another.
-	ErrUnbalanced = errors.New("assignor: plan is not balanced")
+	ErrUnbalanced = errors.New("assignortest: plan is not balanced")
 	// ErrNotSticky: an assignor declared sticky moved a partition that it
 	// had no need to move.
-	ErrNotSticky = errors.New("assignor: plan moves partitions a sticky assignor must keep")
+	ErrNotSticky = errors.New("assignortest: plan moves partitions a sticky assignor must keep")
 )
 
-// CaseError is one misbehaviour found by a case. Err is the violation: a
-// root-package error such as [*assignor.PartitionError] (from
-// [assignor.CheckPlan] or naming the member and partition at fault) or one of
-// this package's sentinels; errors.Is and errors.As see through it.
-type CaseError struct {
-	// Case is the name of the case that found it (see [Cases]).
-	Case string
-	// Group describes which of the case's groups, or which round, it was
-	// found in; "" when the case has only one.
-	Group string
-	Err   error
-}
-
-func (e *CaseError) Error() string {
-	if e.Group == "" {
-		return e.Case + ": " + e.Err.Error()
-	}
-	return e.Case + " (" + e.Group + "): " + e.Err.Error()
-}
-
-func (e *CaseError) Unwrap() error { return e.Err }
-
-// Case is one conformance case: the rule it checks and the groups that
-// probe it. The cases are listed by [Cases]; [Run] runs each as a subtest
-// named Case.Name.
-type Case struct {
-	// Name is short and stable, such as "permutation-invariance".
-	Name string
-	// Rule is the rule the case checks, in one sentence.
-	Rule string
-	// Requires names the capability an assignor must declare for the case
-	// to apply ("balanced", "sticky"), or "" when it always applies.
-	Requires string
-
-	run func(*runner)
-}
-
-// Cases returns the kit's cases in the order [Check] and [Run] run them.
-// The result is a copy.
-func Cases() []Case { return slices.Clone(cases) }
-
-// Applies reports whether c applies to a: whether a declares the capability
-// c requires.
-func (c Case) Applies(a assignor.Assignor) bool {
-	switch c.Requires {
-	case "balanced":
-		return assignor.IsBalanced(a)
-	case "sticky":
-		return assignor.IsSticky(a)
-	}
-	return true
-}
-
-// Check runs case c against assignors made by newAssignor and returns every
-// misbehaviour it finds, each a [*CaseError], joined with [errors.Join]; nil
-// if there is none or the case does not apply. newAssignor is called at least
-// once and may be called several times; it must return a fresh or stateless
-// assignor each time.
-func (c Case) Check(newAssignor func() assignor.Assignor) error {
-	return errors.Join(c.check(newAssignor, nil)...)
-}
-
-func (c Case) check(newAssignor func() assignor.Assignor, logf func(string, ...any)) []error {
-	a := newAssignor()
-	if !c.Applies(a) {
-		return nil
-	}
-	r := &runner{
-		caseName:    c.Name,
-		newAssignor: newAssignor,
-		a:           a,
-		cooperative: assignor.Supports(a, assignor.Cooperative),
-		balanced:    assignor.IsBalanced(a),
-		sticky:      assignor.IsSticky(a),
-		logf:        logf,
-	}
-	if r.logf == nil {
-		r.logf = func(string, ...any) {}
-	}
-	c.run(r)
-	return r.errs
-}
+// errNilAssignor: the constructor returned nil, so there is nothing to check.
+var errNilAssignor = errors.New("assignortest: the constructor returned a nil assignor")
 
 // Check runs every case of the kit against assignors made by newAssignor and
-// returns every misbehaviour found, joined with [errors.Join] (nil if there
-// is none). Each is a [*CaseError] whose text starts with the case name and
-// names the member, topic and partition at fault; it wraps the violation, so
-// errors.Is finds sentinels such as [assignor.ErrAssignedTwice] and
-// [ErrOrderDependent], and errors.As finds the [*assignor.PartitionError]
-// with the details. The usual call is
+// returns what it finds, joined with [errors.Join] (nil if nothing): one
+// [*CaseError] per failing call of Assign, naming the case, showing the group
+// and the plan, and listing every violation in that plan. The usual call is
 //
 //	if err := assignortest.Check(mypkg.New); err != nil {
 //		t.Fatal(err)
 //	}
 //
-// Cases that need a declared capability ([assignor.IsBalanced],
-// [assignor.IsSticky]) are skipped when it is not declared; the cooperative
-// rules apply in every case when the assignor supports
-// [assignor.Cooperative].
-func Check(newAssignor func() assignor.Assignor) error {
+// newAssignor may return any type that implements [assignor.Assignor] (such
+// as *sticky.Assignor); it is called at least once per case and must return
+// a fresh or stateless assignor each time. Cases that need a declared
+// capability ([assignor.IsBalanced], [assignor.IsSticky]) are skipped when it
+// is not declared; the cooperative rules apply in every case when the
+// assignor supports [assignor.Cooperative]. Check runs the big-group case
+// too; [Run] skips it under -short.
+func Check[A assignor.Assignor](newAssignor func() A) error {
+	if newAssignor == nil {
+		return errors.New("assignortest: Check: nil constructor")
+	}
+	newA := erase(newAssignor)
 	var errs []error
 	for _, c := range cases {
-		errs = append(errs, c.check(newAssignor, nil)...)
+		found, _ := c.check(newA)
+		for _, ce := range found {
+			errs = append(errs, ce)
+		}
 	}
 	return errors.Join(errs...)
 }
 
-// Run runs every case of the kit as a subtest of t named after the case,
-// reporting each misbehaviour with t.Error. A case that does not apply is
-// skipped. The big-group case logs how long Assign took, and is skipped when
-// testing.Short() reports true.
-func Run(t *testing.T, newAssignor func() assignor.Assignor) {
+// Run runs every case of the kit as a subtest of t named after the case (so
+// one case reruns with -run 'TestConformance/permutation-invariance'),
+// reporting each [*CaseError] with t.Error at the line that called Run. A
+// case that needs a capability the assignor does not declare is skipped, and
+// so is the big-group case under -short; that case logs how long Assign took
+// (it is not asserted). newAssignor is as for [Check].
+func Run[A assignor.Assignor](t *testing.T, newAssignor func() A) {
 	t.Helper()
+	if newAssignor == nil {
+		t.Fatal("assignortest: Run: nil constructor")
+		return
+	}
+	newA := erase(newAssignor)
 	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) {
-			if !c.Applies(newAssignor()) {
-				t.Skipf("the assignor does not declare itself %s", c.Requires)
+		t.Run(c.name, func(t *testing.T) {
+			t.Helper()
+			if a := newA(); !isNil(a) && !c.appliesTo(a) {
+				t.Skipf("the assignor does not declare itself %s", c.needs.name)
 			}
-			if c.Name == bigGroupCase && testing.Short() {
+			if c.name == bigGroupCase && testing.Short() {
 				t.Skip("skipped under -short")
 			}
-			for _, err := range c.check(newAssignor, t.Logf) {
-				t.Error(err)
+			found, logs := c.check(newA)
+			for _, line := range logs {
+				t.Log(line)
+			}
+			for _, ce := range found {
+				t.Error(ce)
 			}
 		})
 	}
+}
+
+// erase turns a constructor of a concrete assignor type into one of the
+// interface, so that Run(t, sticky.New) compiles.
+func erase[A assignor.Assignor](newAssignor func() A) func() assignor.Assignor {
+	return func() assignor.Assignor { return newAssignor() }
+}
+
+// isNil reports whether a is nil or a nil pointer (as a constructor
+// returning (*T)(nil) gives).
+func isNil(a assignor.Assignor) bool {
+	if a == nil {
+		return true
+	}
+	v := reflect.ValueOf(a)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// capability is an optional declaration a case needs, read by type
+// assertion.
+type capability struct {
+	name     string
+	declared func(assignor.Assignor) bool
+}
+
+var (
+	balancedCapability = &capability{"balanced", assignor.IsBalanced}
+	stickyCapability   = &capability{"sticky", assignor.IsSticky}
+)
+
+// testCase is one conformance case: the rule it checks and the groups that
+// probe it.
+type testCase struct {
+	name  string // short and stable: the subtest name, CaseError.Case
+	rule  string // the rule it checks, in one sentence
+	needs *capability
+	run   func(*runner)
+}
+
+// appliesTo reports whether a declares what c needs.
+func (c testCase) appliesTo(a assignor.Assignor) bool {
+	return c.needs == nil || c.needs.declared(a)
+}
+
+// check runs c against assignors made by newAssignor and returns what it
+// found and the lines it logged; nothing if c does not apply.
+func (c testCase) check(newAssignor func() assignor.Assignor) (found []*CaseError, logs []string) {
+	a := newAssignor()
+	if isNil(a) {
+		return []*CaseError{{Case: c.name, Err: errNilAssignor}}, nil
+	}
+	if !c.appliesTo(a) {
+		return nil, nil
+	}
+	r := &runner{
+		caseName:    c.name,
+		newAssignor: newAssignor,
+		a:           a,
+		cooperative: assignor.Supports(a, assignor.Cooperative),
+		balanced:    assignor.IsBalanced(a),
+	}
+	c.run(r)
+	return r.caseErrors(), r.logs
 }
 
 // runner runs one case against one assignor and collects what it finds.
@@ -180,16 +182,29 @@ type runner struct {
 	a           assignor.Assignor
 	cooperative bool
 	balanced    bool
-	sticky      bool
-	logf        func(string, ...any)
-	group       string // the current group's label, for CaseError.Group
-	errs        []error
+	logs        []string        // lines for Run to log
+	group       string          // the current step's label, for CaseError.Step
+	input       *assignor.Group // the group of the last call, as given
+	plan        *assignor.Plan  // the plan of the last call; nil if it failed
+	found       []finding
 	calls       int           // Assign calls made through call
 	assignTime  time.Duration // time spent in them
 }
 
+// finding is one violation and the call it was found in.
+type finding struct {
+	step  string
+	input *assignor.Group
+	plan  *assignor.Plan
+	err   error
+}
+
+func (r *runner) logf(format string, args ...any) {
+	r.logs = append(r.logs, fmt.Sprintf(format, args...))
+}
+
 func (r *runner) fail(err error) {
-	r.errs = append(r.errs, &CaseError{Case: r.caseName, Group: r.group, Err: err})
+	r.found = append(r.found, finding{step: r.group, input: r.input, plan: r.plan, err: err})
 }
 
 func (r *runner) failAll(errs []error) {
@@ -198,20 +213,66 @@ func (r *runner) failAll(errs []error) {
 	}
 }
 
-// inGroup sets the label of the group the following failures are about.
-func (r *runner) inGroup(format string, args ...any) { r.group = fmt.Sprintf(format, args...) }
+// caseErrors gathers the findings into one CaseError per call (runs of
+// findings with the same step, group and plan), in the order found.
+func (r *runner) caseErrors() []*CaseError {
+	var out []*CaseError
+	for i := 0; i < len(r.found); {
+		f, j := r.found[i], i+1
+		for j < len(r.found) && r.found[j].step == f.step && r.found[j].input == f.input && r.found[j].plan == f.plan {
+			j++
+		}
+		errs := make([]error, j-i)
+		for k := range errs {
+			errs[k] = r.found[i+k].err
+		}
+		err := errs[0]
+		if len(errs) > 1 {
+			err = errors.Join(errs...)
+		}
+		out = append(out, &CaseError{Case: r.caseName, Step: f.step, Group: f.input, Plan: f.plan, Err: err})
+		i = j
+	}
+	return out
+}
+
+// inGroup starts a step of the case: the following failures are about the
+// group it labels, and about no call until the next one.
+func (r *runner) inGroup(format string, args ...any) {
+	r.group = fmt.Sprintf(format, args...)
+	r.input, r.plan = nil, nil
+}
+
+// fresh returns a new instance from the constructor, failing the case if it
+// is nil.
+func (r *runner) fresh() (assignor.Assignor, bool) {
+	a := r.newAssignor()
+	if isNil(a) {
+		r.fail(errNilAssignor)
+		return nil, false
+	}
+	return a, true
+}
 
 // call runs a.Assign on a copy of g, so that an assignor that mutates its
 // input cannot disturb the checks that follow. It reports a panic or an
 // error; ok is false then.
 func (r *runner) call(a assignor.Assignor, g assignor.Group) (plan assignor.Plan, ok bool) {
-	return r.callInPlace(a, g.Clone())
+	return r.assign(a, g, g.Clone())
 }
 
-// callInPlace is call without the copy: Assign gets g itself.
+// callInPlace is call without the copy: Assign gets g itself. Failures are
+// shown with g as it was before the call.
 func (r *runner) callInPlace(a assignor.Assignor, g assignor.Group) (plan assignor.Plan, ok bool) {
+	return r.assign(a, g.Clone(), g)
+}
+
+// assign runs a.Assign(in) and makes shown and the plan the context of the
+// failures that follow.
+func (r *runner) assign(a assignor.Assignor, shown, in assignor.Group) (assignor.Plan, bool) {
+	r.input, r.plan = &shown, nil
 	start := time.Now()
-	plan, err := safeAssign(a, g)
+	plan, err := safeAssign(a, in)
 	r.assignTime += time.Since(start)
 	r.calls++
 	if err != nil {
@@ -221,6 +282,7 @@ func (r *runner) callInPlace(a assignor.Assignor, g assignor.Group) (plan assign
 		r.fail(err)
 		return assignor.Plan{}, false
 	}
+	r.plan = &plan
 	return plan, true
 }
 
@@ -235,9 +297,22 @@ func safeAssign(a assignor.Assignor, g assignor.Group) (plan assignor.Plan, err 
 	return a.Assign(g)
 }
 
-// checkPlan reports every violation [assignor.CheckPlan] finds in plan.
+// safeName calls a.Name(), turning a panic into an error wrapping ErrPanic.
+func safeName(a assignor.Assignor) (name string, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("%w: Name: %v", ErrPanic, v)
+		}
+	}()
+	return a.Name(), nil
+}
+
+// checkPlan reports every violation [assignor.CheckPlan] finds in plan, with
+// what its errors leave out (see explain).
 func (r *runner) checkPlan(g assignor.Group, plan assignor.Plan, proto assignor.Protocol) {
-	r.failAll(unjoin(assignor.CheckPlan(g, plan, proto)))
+	for _, err := range unjoin(assignor.CheckPlan(g, plan, proto)) {
+		r.fail(explain(err, plan))
+	}
 }
 
 // settle assigns g the way a group would converge: an eager assignor once,

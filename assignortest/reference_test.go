@@ -18,6 +18,8 @@ import (
 // more than balance requires; with different ones it is merely correct.
 type refSticky struct{}
 
+func newRefSticky() refSticky { return refSticky{} }
+
 func (refSticky) Name() string   { return "ref-sticky" }
 func (refSticky) Balanced() bool { return true }
 func (refSticky) Sticky() bool   { return true }

@@ -117,6 +117,12 @@
 // path); any other inner assignor is called through Assign and its plan is
 // read back, checked by the same rules as [assignor.CheckPlan].
 //
+// # Examples
+//
+// ExampleWrap (a member joins; what is withheld and handed
+// over), ExampleSplit (the three sets), ExampleWrapWithConfig (giving
+// unknown-but-owned partitions back or revoking them).
+//
 // # KIPs
 //
 // KIP-429 (incremental cooperative rebalancing), KIP-792 (generations of

@@ -21,6 +21,13 @@ type Config struct {
 	// generation as a big-endian int32, which Java's, sarama's and franz-go's
 	// cooperative-sticky members send. Default false. Java has no such
 	// property.
+	//
+	// Below subscription v2 (sarama configured for Kafka 2.4–3.1, Java up to
+	// 3.3) the claim generation travels only in this user data: this
+	// module's leaders read it from the inner sticky layout too
+	// ([wire.UserDataGeneration]); a Java leader takes its first four bytes
+	// (sticky's topic count) as the generation, and sarama's drops it. The
+	// sarama adapter's CheckConfig flags the combination.
 	InnerUserData bool
 }
 

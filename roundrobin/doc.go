@@ -48,6 +48,11 @@
 // are dealt to its subscribers in ring order, so no member is visited twice
 // per partition.
 //
+// # Examples
+//
+// ExampleNew (Java's ring over mixed subscriptions) and
+// ExampleNew_staticMembers (static members first, KIP-345).
+//
 // # KIPs
 //
 // KIP-345 (static membership, the instance-ID ordering).

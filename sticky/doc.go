@@ -104,6 +104,11 @@
 // O(P + M + H·M). The plan is built with a fixed number of allocations.
 // The benchmarks and their growth slope are in docs/sticky.md.
 //
+// # Examples
+//
+// The package Example (a member joins: the fewest moves), Example_fresh,
+// and ExampleNewWithConfig (racks off, user data ignored).
+//
 // # KIPs
 //
 // KIP-54 (sticky assignor), KIP-341 (generation in the sticky user data),

@@ -56,6 +56,9 @@
 //	[previous_assignment: string topic, [int32]]
 //	int32 generation                              (absent in v0)
 //
+// Below subscription v2 a cooperative member carries its generation in one
+// of these two layouts; [UserDataGeneration] reads either.
+//
 // # Tolerance
 //
 // The decoders accept what sarama and franz-go accept from real clients: a
@@ -81,6 +84,13 @@
 //
 // Each AppendTo measures its output first and grows dst once, so encoding
 // into a reused buffer allocates nothing.
+//
+// # Examples
+//
+// The package Example sends a subscription as bytes and reads it back as an
+// assignor.Member; [DecodeAssignment]'s shows a decoding error naming the
+// field and its offset; [StickyUserData]'s encodes and decodes eager sticky
+// user data.
 //
 // # KIPs
 //

@@ -108,7 +108,8 @@ func New(a assignor.Assignor, cfg Config) (*Balancer, error) {
 // (cooperative.Wrap(sticky.New()), protocol name "cooperative-sticky") as a
 // balancer for one client, with the default [Config]. It speaks the same
 // protocol as Java's, sarama's and kgo's own cooperative-sticky, so members
-// of all four can share a group. Use [New] for options.
+// of all four can share a group; whose guarantees then hold depends on which
+// member leads (see the package doc, # Mixed groups). Use [New] for options.
 func CooperativeSticky() *Balancer {
 	return build(cooperative.Wrap(sticky.New()), Config{})
 }

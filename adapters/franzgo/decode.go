@@ -96,10 +96,11 @@ func (b *Balancer) decodeMember(km *kmsg.JoinGroupResponseMember) (assignor.Memb
 	m.Generation = max(m.Generation, assignor.NoGeneration)
 	if sub.Version < 2 && b.cooperative && len(m.UserData) > 0 {
 		// Java and sarama members below Kafka 3.2 carry the generation
-		// of their claims in the cooperative-sticky user data.
-		gen, err := wire.DecodeCooperativeUserData(m.UserData)
+		// of their claims in the cooperative-sticky user data; ours with
+		// cooperative.Config.InnerUserData, in sticky's.
+		gen, err := wire.UserDataGeneration(m.UserData)
 		if err != nil {
-			b.logf("franzgo: %s: member %q: cooperative user data (%d bytes): %v; its claims count without a generation", b.name, id, len(m.UserData), err)
+			b.logf("franzgo: %s: member %q: user data (%d bytes): %v; its claims count without a generation", b.name, id, len(m.UserData), err)
 		}
 		m.Generation = max(gen, assignor.NoGeneration)
 	}

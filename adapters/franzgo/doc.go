@@ -102,6 +102,29 @@
 // with the generation read from the bound client. See [Balancer] for why
 // each client needs its own.
 //
+// # Mixed groups
+//
+// Members of this adapter, Java, sarama and kgo's own cooperative-sticky
+// share a group on the wire and follow whatever plan they are sent, so a
+// rebalance is as safe as its leader (docs/compatibility.md has the table).
+// Under this balancer a claimed partition goes only to its valid owner
+// (KIP-792's highest generation), with generations read from subscription
+// v2+ or, below it, from the user data: the 4-byte cooperative layout Java
+// and sarama send, or sticky's, which this module's wrapper sends with
+// cooperative.Config{InnerUserData: true} ([wire.UserDataGeneration]). kgo's
+// own leader (v1.22.3) guards only with the subscription's generation, so
+// a member on subscription v1 (sarama below Kafka 3.2, Java up to 3.3) that
+// rejoins with a stale claim gets the partition at once, while its owner
+// still holds it; sarama's own cooperative-sticky leader does that at any
+// version.
+//
+// # Examples
+//
+// [CooperativeSticky]'s example is the kgo options; [New]'s plugs in any
+// assignor with racks; [Balancer.MemberBalancer]'s runs the leader's side
+// as kgo does; [Config]'s Logf example drops a claim at a generation the
+// group has not reached, and logs it.
+//
 // # KIPs
 //
 // KIP-429 (cooperative rebalancing: owned partitions, subscription v1),

@@ -23,6 +23,7 @@ var (
 
 func TestGroupMembers(t *testing.T) {
 	v3owned := v3([]string{"t"}, tps("t", []int32{1, 0}), 4, []byte("ud"), "r1")
+	stickyV1 := wire.StickyUserData{Owned: tps("t", []int32{0}), Generation: 3}.AppendTo(nil)
 	for _, tc := range []struct {
 		name      string
 		protocols []assignor.Protocol
@@ -50,11 +51,17 @@ func TestGroupMembers(t *testing.T) {
 			want:    []assignor.Member{{ID: "m", Topics: []string{"t"}, Owned: tps("t", []int32{0}), Generation: 3, UserData: wire.CooperativeUserData(3)}},
 		},
 		{
-			name: "v1, cooperative, user data that is not 4 bytes: claims without a generation, logged",
+			name: "v1, cooperative, sticky user data (ours with cooperative.Config.InnerUserData): its generation, not its topic count",
+			gen:  5, protocols: coopProtocols,
+			members: []kmsg.JoinGroupResponseMember{member("m", wire.Subscription{Version: 1, Topics: []string{"t"}, UserData: stickyV1, Owned: tps("t", []int32{0})}.AppendTo(nil))},
+			want:    []assignor.Member{{ID: "m", Topics: []string{"t"}, Owned: tps("t", []int32{0}), Generation: 3, UserData: stickyV1}},
+		},
+		{
+			name: "v1, cooperative, user data of neither layout: claims without a generation, logged",
 			gen:  5, protocols: coopProtocols,
 			members:  []kmsg.JoinGroupResponseMember{member("m", wire.Subscription{Version: 1, Topics: []string{"t"}, UserData: []byte{0, 0, 0, 0, 1}, Owned: tps("t", []int32{0})}.AppendTo(nil))},
 			want:     []assignor.Member{{ID: "m", Topics: []string{"t"}, Owned: tps("t", []int32{0}), Generation: -1, UserData: []byte{0, 0, 0, 0, 1}}},
-			wantLogs: []string{`member "m": cooperative user data (5 bytes)`},
+			wantLogs: []string{`member "m": user data (5 bytes)`},
 		},
 		{
 			name: "v1 and an eager assignor: the user data stays opaque",

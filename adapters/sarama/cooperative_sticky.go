@@ -12,8 +12,10 @@ import (
 //	config.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{saramaadapter.CooperativeSticky()}
 //
 // It speaks the same protocol as Java's, franz-go's and sarama's own
-// cooperative-sticky, so members of all four can share a group. Build one per
-// member (see [Strategy]); use [New] for options such as racks.
+// cooperative-sticky, so members of all four can share a group; whose
+// guarantees then hold depends on which member leads (see the package doc,
+// # Mixed groups). Build one per member (see [Strategy]); use [New] for
+// options such as racks.
 func CooperativeSticky() Strategy {
 	return build(cooperative.Wrap(sticky.New()), Config{})
 }

@@ -14,10 +14,19 @@
 // value: sarama's member-side hooks carry no member identity, so the strategy
 // remembers its member's last assignment and generation (see [Strategy]).
 // Set GroupStrategies rather than append to it (sarama.NewConfig puts range
-// there). docs/sarama.md lists the sarama settings that matter with
-// cooperative rebalancing: Rebalance.Retry.Backoff (2 s by default, paid on
-// second rounds) and Consumer.MaxWaitTime against Session.Timeout (sarama
-// sends fetches and group requests over one connection per broker).
+// there).
+//
+// [CheckConfig] reports that mistake and the others sarama's own
+// Config.Validate lets through, each with its fix: a strategy list that makes
+// the group run eager, a Version below V3_2_0_0 with user data that does not
+// carry the generation, and settings that make cooperative second rounds
+// slow (Rebalance.Retry.Backoff, 2 s by default; the heartbeat interval;
+// Consumer.MaxWaitTime, since sarama sends fetches and group requests over
+// one connection per broker). Call it where the config is built:
+//
+//	if err := saramaadapter.CheckConfig(config); err != nil {
+//		log.Print(err) // or fail: each finding names its setting and fix
+//	}
 //
 // # What sarama does before Plan
 //
@@ -52,10 +61,12 @@
 //
 // For each member: the topics of its subscription; the partitions it owns
 // (subscription v1+); the generation of that ownership, from the subscription
-// (v2+) or else, for a cooperative assignor, from the 4-byte cooperative user
-// data (v0–v1, as Java and sarama members below Kafka 3.2 send it); its rack
+// (v2+) or else, for a cooperative assignor, from the user data (v0–v1): the
+// 4-byte cooperative user data Java and sarama members below Kafka 3.2 send,
+// or the eager sticky layout this module's wrapper sends with
+// cooperative.Config.InnerUserData (see [wire.UserDataGeneration]); its rack
 // from the subscription (v3) or else from [Config.MemberRack]; and its user
-// data. An undecodable cooperative user data leaves the member's claims at
+// data. User data of neither layout leaves the member's claims at
 // [assignor.NoGeneration] (they still count as claims, so the cooperative
 // safety rule still protects them) and is logged. Instance IDs are unknown:
 // sarama drops them before Plan.
@@ -76,6 +87,37 @@
 // A Java leader reads member racks from v3 subscriptions and replica racks
 // from its own metadata; a franz-go leader reads neither for its sticky
 // balancers.
+//
+// # Mixed groups
+//
+// Members of this adapter, Java, franz-go and sarama's own cooperative-sticky
+// share a group on the wire and follow whatever plan they are sent, so a
+// rebalance is as safe as its leader (docs/compatibility.md has the table):
+//
+//   - this adapter with a cooperative assignor: a claimed partition goes only
+//     to its valid owner (KIP-792's highest generation), with generations
+//     read from subscription v2+ or, below it, from either user data layout
+//     cooperative members send (see [Strategy.Group]);
+//   - sarama's NewBalanceStrategyCooperativeSticky (v1.61.1): a member that
+//     rejoins with a stale claim gets the partition at once, while its valid
+//     owner still holds it, at any version (its withholding ignores
+//     generations);
+//   - franz-go's kgo.CooperativeStickyBalancer (v1.22.3): the same for
+//     members on subscription v1 (Version below V3_2_0_0); withheld from
+//     v2 on;
+//   - Java's CooperativeStickyAssignor: generations from v2, or from the
+//     first 4 bytes of a v1 member's user data, which with
+//     cooperative.Config{InnerUserData: true} are sticky's topic count;
+//     [CheckConfig] flags that combination.
+//
+// # Examples
+//
+// [CooperativeSticky]'s example is the one-line setup; [New]'s runs the
+// leader's side of a join through Plan, round by round; [CheckConfig]'s
+// finds the appended strategy; [RackByPrefix]'s maps member IDs to racks;
+// [ClientReplicaRacks]'s wires racks into a consumer group (it needs
+// brokers, so it only compiles). The program examples/sarama-consumer runs
+// a group on an embedded broker while records flow.
 //
 // # KIPs
 //

@@ -1,7 +1,9 @@
 package sarama_test
 
 import (
+	"errors"
 	"fmt"
+	"log"
 
 	ibm "github.com/IBM/sarama"
 
@@ -53,4 +55,80 @@ func ExampleNew() {
 	// Output:
 	// round 1: map[orders:[0 2]] map[]
 	// round 2: map[orders:[0 2]] map[orders:[1 3]]
+}
+
+// CheckConfig finds what sarama accepts but costs a cooperative group. Here
+// the mistake of appending to sarama.NewConfig's strategies: range comes
+// first, so the group runs range, eager.
+func ExampleCheckConfig() {
+	config := ibm.NewConfig()
+	config.Version = ibm.V3_2_0_0
+	config.Consumer.Group.Rebalance.GroupStrategies = append(config.Consumer.Group.Rebalance.GroupStrategies, saramaadapter.CooperativeSticky())
+	err := saramaadapter.CheckConfig(config)
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var finding *saramaadapter.ConfigError
+		if errors.As(e, &finding) {
+			fmt.Printf("%s\n  fix: %s\n", finding.Setting, finding.Fix)
+		}
+	}
+	// Output:
+	// Consumer.Group.Rebalance.GroupStrategies
+	//   fix: set the list instead of appending to it (sarama.NewConfig puts range there): GroupStrategies = []sarama.BalanceStrategy{cooperative-sticky}
+}
+
+// RackByPrefix maps member IDs to racks on the leader, from the client IDs
+// (or static instance IDs) that Kafka puts in front of them: sarama members
+// never send their rack. The longest matching key wins.
+func ExampleRackByPrefix() {
+	rack := saramaadapter.RackByPrefix(map[string]string{
+		"billing":   "use1-az3",
+		"billing-a": "use1-az1",
+		"billing-b": "use1-az2",
+	})
+	// The leader calls it once per member that sent no rack of its own.
+	if _, err := saramaadapter.New(cooperative.Wrap(sticky.New()), saramaadapter.Config{MemberRack: rack}); err != nil {
+		panic(err)
+	}
+	for _, id := range []string{"billing-a-6f1c0d3e", "billing-b-0d2e91aa", "billing-c-77aa5b10", "reports-1f2e3d4c"} {
+		fmt.Printf("%s: %q\n", id, rack(id))
+	}
+	// Output:
+	// billing-a-6f1c0d3e: "use1-az1"
+	// billing-b-0d2e91aa: "use1-az2"
+	// billing-c-77aa5b10: "use1-az3"
+	// reports-1f2e3d4c: ""
+}
+
+// ClientReplicaRacks reads each partition's replica racks from the sarama
+// client the consumer group is built from, as a Java leader does. It needs
+// brokers, so this example only compiles; bench/internal/e2e's
+// TestClientReplicaRacks runs it against an in-process broker.
+func ExampleClientReplicaRacks() {
+	config := ibm.NewConfig()
+	config.Version = ibm.V3_2_0_0
+	client, err := ibm.NewClient([]string{"localhost:9092"}, config)
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	defer client.Close()
+	strategy, err := saramaadapter.New(cooperative.Wrap(sticky.New()), saramaadapter.Config{
+		ReplicaRacks: saramaadapter.ClientReplicaRacks(client),
+		MemberRack:   saramaadapter.RackByPrefix(map[string]string{"billing-a": "use1-az1", "billing-b": "use1-az2"}),
+	})
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	config.Consumer.Group.Rebalance.GroupStrategies = []ibm.BalanceStrategy{strategy}
+	if err := saramaadapter.CheckConfig(config); err != nil {
+		log.Print(err)
+	}
+	group, err := ibm.NewConsumerGroupFromClient("billing", client)
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	defer group.Close()
+	// group.Consume(ctx, []string{"orders"}, handler) ...
 }

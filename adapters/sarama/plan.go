@@ -88,9 +88,11 @@ func (s *strategy) member(id string, meta ibm.ConsumerGroupMemberMetadata) assig
 	case meta.Version >= 2:
 		m.Generation = max(meta.GenerationID, assignor.NoGeneration)
 	case s.cooperative && len(meta.UserData) > 0:
-		gen, err := wire.DecodeCooperativeUserData(meta.UserData)
+		// v0/v1: the generation is in the user data, the cooperative 4
+		// bytes or, with cooperative.Config.InnerUserData, sticky's.
+		gen, err := wire.UserDataGeneration(meta.UserData)
 		if err != nil {
-			s.logf("sarama: %q: member %q: cooperative user data (%d bytes): %v; its claims count without a generation",
+			s.logf("sarama: %q: member %q: user data (%d bytes): %v; its claims count without a generation",
 				s.a.Name(), id, len(meta.UserData), err)
 			break
 		}

@@ -19,6 +19,13 @@ import (
 
 func strp(s string) *string { return &s }
 
+// stickyUserData is the eager sticky user data of a member owning topic's
+// partitions at generation gen: what cooperative.Wrap(sticky.New()) sends
+// with Config.InnerUserData.
+func stickyUserData(gen int32, topic string, partitions ...int32) []byte {
+	return wire.StickyUserData{Owned: []assignor.TopicPartitions{{Topic: topic, Partitions: partitions}}, Generation: gen}.AppendTo(nil)
+}
+
 func owned(tps ...any) []*ibm.OwnedPartition {
 	var out []*ibm.OwnedPartition
 	for i := 0; i < len(tps); i += 2 {
@@ -55,11 +62,17 @@ func TestGroupMembers(t *testing.T) {
 			want:      assignor.Member{ID: "m", Topics: []string{"t"}, UserData: wire.CooperativeUserData(4), Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{1}}}, Generation: 4},
 		},
 		{
+			name:      "v1, cooperative assignor: generation from sticky user data (cooperative.Config.InnerUserData), not its topic count",
+			protocols: coop,
+			meta:      ibm.ConsumerGroupMemberMetadata{Version: 1, Topics: []string{"t"}, UserData: stickyUserData(6, "t", 1), OwnedPartitions: owned("t", []int32{1})},
+			want:      assignor.Member{ID: "m", Topics: []string{"t"}, UserData: stickyUserData(6, "t", 1), Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{1}}}, Generation: 6},
+		},
+		{
 			name:      "v1, cooperative assignor, malformed user data: claims kept without a generation, logged",
 			protocols: coop,
 			meta:      ibm.ConsumerGroupMemberMetadata{Version: 1, Topics: []string{"t"}, UserData: []byte{0, 0, 0, 0, 0, 1, 2}, OwnedPartitions: owned("t", []int32{1})},
 			want:      assignor.Member{ID: "m", Topics: []string{"t"}, UserData: []byte{0, 0, 0, 0, 0, 1, 2}, Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{1}}}, Generation: assignor.NoGeneration},
-			wantLog:   `member "m": cooperative user data (7 bytes)`,
+			wantLog:   `member "m": user data (7 bytes)`,
 		},
 		{
 			name:      "v2: the subscription's generation wins over the user data (KIP-792)",
