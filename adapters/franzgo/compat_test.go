@@ -51,8 +51,8 @@ func TestJoinGroupMetadataThroughKmsg(t *testing.T) {
 				if meta.Version != 3 || meta.Generation != st.gen || meta.Rack != nil || !reflect.DeepEqual(meta.Topics, st.topics) {
 					t.Fatalf("kmsg read version %d, generation %d, rack %v, topics %q", meta.Version, meta.Generation, meta.Rack, meta.Topics)
 				}
-				if got := fromKmsgOwned(meta.OwnedPartitions); !reflect.DeepEqual(got, fromMap(st.current)) {
-					t.Fatalf("kmsg read owned %v, want %v", got, fromMap(st.current))
+				if got := fromKmsgOwned(meta.OwnedPartitions); !reflect.DeepEqual(got, assignor.TopicPartitionsFromMap(st.current)) {
+					t.Fatalf("kmsg read owned %v, want %v", got, assignor.TopicPartitionsFromMap(st.current))
 				}
 			})
 		}
@@ -166,7 +166,7 @@ func fromKmsgOwned(owned []kmsg.ConsumerMemberMetadataOwnedPartition) []assignor
 	for _, o := range owned {
 		m[o.Topic] = append(m[o.Topic], o.Partitions...)
 	}
-	return fromMap(m)
+	return assignor.TopicPartitionsFromMap(m)
 }
 
 // Java's and sarama's layouts, as their members send them.
@@ -215,12 +215,12 @@ func TestKmsgRoundTripProperty(t *testing.T) {
 		if err := km.ReadFrom(meta); err != nil || !bytes.Equal(km.AppendTo(nil), meta) {
 			rt.Fatalf("kmsg round trip of our metadata: %v", err)
 		}
-		if km.Generation != gen || !reflect.DeepEqual(fromKmsgOwned(km.OwnedPartitions), fromMap(current)) {
+		if km.Generation != gen || !reflect.DeepEqual(fromKmsgOwned(km.OwnedPartitions), assignor.TopicPartitionsFromMap(current)) {
 			rt.Fatalf("kmsg read generation %d, owned %v", km.Generation, km.OwnedPartitions)
 		}
 
 		userData := rapid.SliceOfN(rapid.Byte(), 0, 8).Draw(rt, "assignment user data")
-		plan := assignor.Plan{Members: []assignor.MemberPlan{{Member: "m", Assigned: fromMap(current), UserData: userData}}}
+		plan := assignor.Plan{Members: []assignor.MemberPlan{{Member: "m", Assigned: assignor.TopicPartitionsFromMap(current), UserData: userData}}}
 		sa := b.syncAssignments(plan, []string{"m"})[0].MemberAssignment
 		var ka kmsg.ConsumerMemberAssignment
 		if err := ka.ReadFrom(sa); err != nil || !bytes.Equal(ka.AppendTo(nil), sa) {

@@ -28,7 +28,7 @@ import (
 // compares them to decide whether a static member's rejoin changes anything.
 func (b *Balancer) JoinGroupMetadata(topics []string, current map[string][]int32, generation int32) []byte {
 	topics = slices.Compact(slices.Sorted(slices.Values(topics)))
-	owned := fromMap(current)
+	owned := assignor.TopicPartitionsFromMap(current)
 	generation = max(generation, assignor.NoGeneration)
 	var userData []byte
 	if b.sub != nil {
@@ -67,9 +67,11 @@ func (b *Balancer) ParseSyncAssignment(assignment []byte) (map[string][]int32, e
 	if err != nil {
 		return nil, fmt.Errorf("franzgo: %s: %w", b.name, err)
 	}
-	assigned := canonical(a.Partitions)
-	b.observe(assigned, memberUserData(a.UserData))
-	return toMap(assigned), nil
+	b.observe(assignor.NormalizeTopicPartitions(a.Partitions), memberUserData(a.UserData))
+	if m := assignor.TopicPartitionsMap(a.Partitions); m != nil {
+		return m, nil
+	}
+	return map[string][]int32{}, nil // as kgo's own balancers: never nil
 }
 
 // observe forwards an assignment to the assignor's AssignmentObserver hook,

@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -40,9 +41,9 @@ func (m *simMember) metadata() []byte {
 	case "kgo":
 		return kgo.CooperativeStickyBalancer().JoinGroupMetadata(slices.Clone(simTopics), owned, m.gen)
 	case "java":
-		return wire.Subscription{Version: 3, Topics: simTopics, UserData: wire.CooperativeUserData(m.gen), Owned: fromMap(owned), Generation: m.gen, Rack: "r1"}.AppendTo(nil)
+		return wire.Subscription{Version: 3, Topics: simTopics, UserData: wire.CooperativeUserData(m.gen), Owned: assignor.TopicPartitionsFromMap(owned), Generation: m.gen, Rack: "r1"}.AppendTo(nil)
 	case "sarama":
-		return wire.Subscription{Version: 1, Topics: simTopics, UserData: wire.CooperativeUserData(m.gen), Owned: fromMap(owned)}.AppendTo(nil)
+		return wire.Subscription{Version: 1, Topics: simTopics, UserData: wire.CooperativeUserData(m.gen), Owned: assignor.TopicPartitionsFromMap(owned)}.AppendTo(nil)
 	}
 	panic("unknown kind " + m.kind)
 }

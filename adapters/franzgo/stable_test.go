@@ -51,7 +51,7 @@ func genJoin(t *rapid.T) ([]kmsg.JoinGroupResponseMember, map[string]int32, int3
 			meta = kgo.CooperativeStickyBalancer().JoinGroupMetadata(topics, owned, claimGen)
 		default:
 			rack := rapid.SampledFrom([]string{"", "r1", "r2"}).Draw(t, id+" rack")
-			meta = v3(topics, fromMap(owned), claimGen, wire.CooperativeUserData(claimGen), rack)
+			meta = v3(topics, assignor.TopicPartitionsFromMap(owned), claimGen, wire.CooperativeUserData(claimGen), rack)
 		}
 		m := member(id, meta)
 		if rapid.Bool().Draw(t, id+" static") {
@@ -126,7 +126,7 @@ func TestRestartedStaticLeaderRecomputesTheSameBytes(t *testing.T) {
 		stored = balanceInto(t, CooperativeSticky(), gen, cnt, kgoOrder(join))
 		for _, sa := range stored {
 			a, _ := wire.DecodeAssignment(sa.MemberAssignment)
-			owned[sa.MemberID] = toMap(a.Partitions)
+			owned[sa.MemberID] = assignor.TopicPartitionsMap(a.Partitions)
 		}
 	}
 	// a restarts as a-2: the others' metadata is what they sent to join
@@ -156,7 +156,7 @@ func TestSamePlanSameBytes(t *testing.T) {
 		for _, topic := range genTopicNames {
 			set[topic] = rapid.SliceOfNDistinct(rapid.Int32Range(0, 20), 0, 6, rapid.ID[int32]).Draw(rt, topic)
 		}
-		canon := assignor.Plan{Members: []assignor.MemberPlan{{Member: "m", Assigned: fromMap(set)}}}
+		canon := assignor.Plan{Members: []assignor.MemberPlan{{Member: "m", Assigned: assignor.TopicPartitionsFromMap(set)}}}
 		// The same partitions: shuffled, split into several entries per
 		// topic, with duplicates and empty entries.
 		var messy []assignor.TopicPartitions
