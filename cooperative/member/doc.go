@@ -14,8 +14,9 @@
 //	acts = m.Step(member.SyncResponse{Generation: 1, Assigned: ...})
 //	// [OnAssignment, OnAssigned, StartDelivery]
 //
-// The caller heartbeats while [Machine.Phase] is [Stable], with
-// [Machine.MemberID] and [Machine.Generation], and steps every answer.
+// The caller heartbeats while [Machine.Phase] is [Stable] and
+// [Machine.FindingCoordinator] is false, with [Machine.MemberID] and
+// [Machine.Generation], and steps every answer.
 //
 // # The rules
 //
@@ -34,6 +35,23 @@
 // that answers an older generation than the member's current one is
 // ignored, and so is one that arrives while a JoinGroup or SyncGroup is in
 // flight (that answer carries the coordinator's verdict).
+//
+// NOT_COORDINATOR and COORDINATOR_NOT_AVAILABLE (the coordinator moved, or
+// is being elected) make the member look its coordinator up again after a
+// backoff ([FindCoordinator], then [FindCoordinatorResponse]), sending
+// nothing to the group meanwhile: from a JoinGroup or SyncGroup answer it
+// then rejoins; from a heartbeat or commit answer while stable it goes on
+// as before, without rejoining. COORDINATOR_LOAD_IN_PROGRESS (the right
+// coordinator, still loading the group) on a JoinGroup or SyncGroup rejoins
+// after a backoff ([SendJoin].Backoff); on a heartbeat it waits for the
+// next one. The member keeps and claims what it owns throughout, and
+// retries without limit, as Java does. sarama gives up after
+// Consumer.Group.Rebalance.Retry.Max retries and releases every partition,
+// so a coordinator moving during a rolling restart of the brokers costs
+// each member all it owns; a member that retries keeps its claims, and the
+// group still bounds how long it trusts them (the session timeout evicts a
+// member it does not hear from). [FindCoordinator] carries the attempt
+// count for a caller that wants a limit.
 //
 // On a SyncGroup answer, revoked = owned − assigned and added = assigned −
 // owned. The member stops delivering the revoked partitions, runs the
@@ -62,7 +80,7 @@
 // generation in which it was received, as KIP-792 intends); a subscription or
 // metadata change during a rebalance makes the member rejoin once that
 // rebalance completes; any JoinGroup error the rules do not name stops the
-// member with [ErrJoinRejected].
+// member with [ErrJoinRejected], reporting the generation it had.
 //
 // # KIPs
 //

@@ -2,6 +2,7 @@ package member
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/kgroup/assignor"
 )
@@ -15,6 +16,9 @@ type ErrorCode int16
 // The error codes the member-side rules react to (Kafka's numbering).
 const (
 	None                      ErrorCode = 0
+	CoordinatorLoadInProgress ErrorCode = 14
+	CoordinatorNotAvailable   ErrorCode = 15
+	NotCoordinator            ErrorCode = 16
 	IllegalGeneration         ErrorCode = 22
 	UnknownMemberID           ErrorCode = 25
 	RebalanceInProgress       ErrorCode = 27
@@ -27,6 +31,12 @@ func (c ErrorCode) String() string {
 	switch c {
 	case None:
 		return "NONE"
+	case CoordinatorLoadInProgress:
+		return "COORDINATOR_LOAD_IN_PROGRESS"
+	case CoordinatorNotAvailable:
+		return "COORDINATOR_NOT_AVAILABLE"
+	case NotCoordinator:
+		return "NOT_COORDINATOR"
 	case IllegalGeneration:
 		return "ILLEGAL_GENERATION"
 	case UnknownMemberID:
@@ -93,14 +103,21 @@ type SyncResponse struct {
 	UserData   []byte
 }
 
-func (Start) event()               {}
-func (Leave) event()               {}
-func (SubscriptionChanged) event() {}
-func (MetadataChanged) event()     {}
-func (HeartbeatResponse) event()   {}
-func (CommitResponse) event()      {}
-func (JoinResponse) event()        {}
-func (SyncResponse) event()        {}
+// FindCoordinatorResponse answers the lookup a [FindCoordinator] action
+// asked for: [None] when the caller knows the group's coordinator again,
+// any other code (such as [CoordinatorNotAvailable] while a new coordinator
+// is being elected) when it does not.
+type FindCoordinatorResponse struct{ Err ErrorCode }
+
+func (Start) event()                   {}
+func (Leave) event()                   {}
+func (SubscriptionChanged) event()     {}
+func (MetadataChanged) event()         {}
+func (HeartbeatResponse) event()       {}
+func (CommitResponse) event()          {}
+func (JoinResponse) event()            {}
+func (SyncResponse) event()            {}
+func (FindCoordinatorResponse) event() {}
 
 // Action is an output of [Machine.Step]: something the caller must do, in
 // the order given. Actions never alias the machine's state.
@@ -121,6 +138,30 @@ type SendJoin struct {
 	// (assignor.SubscriptionUserDataAssignor): an eager sticky assignor
 	// encodes it in the user data because Owned is empty in eager mode.
 	LastAssignment []assignor.TopicPartitions
+	// Backoff is how long to wait before sending: 0 (at once), except
+	// after COORDINATOR_LOAD_IN_PROGRESS, when the coordinator is right but
+	// still loading the group (see [FindCoordinator] for the backoff).
+	Backoff time.Duration
+}
+
+// FindCoordinator asks the caller to wait Backoff, then look the group's
+// coordinator up again (a FindCoordinator request) and step the answer as
+// a [FindCoordinatorResponse]. Until that answer the member sends nothing
+// to the group (no heartbeat, commit or JoinGroup; see
+// [Machine.FindingCoordinator]); it keeps, and goes on processing, what
+// it owns.
+//
+// Attempt counts the consecutive coordinator errors, from 1; it goes back
+// to 0 after a successful JoinGroup, SyncGroup or heartbeat. Backoff is
+// Config.RetryBackoff, doubled for each attempt after the first and capped
+// at Config.RetryBackoffMax (Java's exponential backoff, without its
+// jitter: the machine draws no random numbers; a caller may add some). The
+// machine retries without limit, as Java's consumer does; a caller that
+// wants a limit, as sarama's Consumer.Group.Rebalance.Retry.Max, steps
+// [Leave] once Attempt exceeds it.
+type FindCoordinator struct {
+	Backoff time.Duration
+	Attempt int
 }
 
 // SendSync asks the caller to send a SyncGroup for Generation; the leader
@@ -174,17 +215,18 @@ type OnAssigned struct{ Partitions []assignor.TopicPartitions }
 // [Leave], and names the reason otherwise.
 type Stop struct{ Err error }
 
-func (SendJoin) action()      {}
-func (SendSync) action()      {}
-func (SendLeave) action()     {}
-func (StopDelivery) action()  {}
-func (StartDelivery) action() {}
-func (OnRevoked) action()     {}
-func (OnLost) action()        {}
-func (CommitOffsets) action() {}
-func (OnAssignment) action()  {}
-func (OnAssigned) action()    {}
-func (Stop) action()          {}
+func (SendJoin) action()        {}
+func (FindCoordinator) action() {}
+func (SendSync) action()        {}
+func (SendLeave) action()       {}
+func (StopDelivery) action()    {}
+func (StartDelivery) action()   {}
+func (OnRevoked) action()       {}
+func (OnLost) action()          {}
+func (CommitOffsets) action()   {}
+func (OnAssignment) action()    {}
+func (OnAssigned) action()      {}
+func (Stop) action()            {}
 
 // formatSet renders ps as in [assignor.FormatTopicPartitions], or "[]".
 func formatSet(ps []assignor.TopicPartitions) string {
@@ -201,7 +243,15 @@ func (a SendJoin) String() string {
 	if a.InstanceID != "" {
 		s += " instance=" + strconv.Quote(a.InstanceID)
 	}
-	return s + " owned=" + formatSet(a.Owned) + " gen=" + formatGeneration(a.Generation) + " last=" + formatSet(a.LastAssignment)
+	s += " owned=" + formatSet(a.Owned) + " gen=" + formatGeneration(a.Generation) + " last=" + formatSet(a.LastAssignment)
+	if a.Backoff > 0 {
+		s += " after=" + a.Backoff.String()
+	}
+	return s
+}
+
+func (a FindCoordinator) String() string {
+	return "FindCoordinator after=" + a.Backoff.String() + " attempt=" + strconv.Itoa(a.Attempt)
 }
 
 func (a SendSync) String() string {

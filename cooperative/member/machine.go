@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/kgroup/assignor"
 )
@@ -57,7 +58,9 @@ type Phase uint8
 const (
 	// Unjoined: created, [Start] not yet stepped.
 	Unjoined Phase = iota
-	// Joining: a JoinGroup is in flight.
+	// Joining: a JoinGroup is in flight, or the member waits to send one
+	// (after a coordinator error: see [Machine.FindingCoordinator] and
+	// [SendJoin].Backoff).
 	Joining
 	// Syncing: a SyncGroup is in flight.
 	Syncing
@@ -94,6 +97,14 @@ type Config struct {
 	// assignor the member configures supports it (Java's rule), else
 	// [assignor.Eager]. The zero value is Eager.
 	Protocol assignor.Protocol
+	// RetryBackoff is the wait before the first retry after a coordinator
+	// error (see [FindCoordinator]). Zero or negative means the default,
+	// 100 ms (Java's retry.backoff.ms).
+	RetryBackoff time.Duration
+	// RetryBackoffMax caps the backoff, which doubles with each consecutive
+	// coordinator error. Zero or negative means the default, 1 s (Java's
+	// retry.backoff.max.ms); a value below RetryBackoff means RetryBackoff.
+	RetryBackoffMax time.Duration
 }
 
 // Machine is one member's side of the classic group protocol. It is a pure
@@ -112,17 +123,31 @@ type Machine struct {
 	owned      []assignor.TopicPartitions // canonical
 	last       []assignor.TopicPartitions // last assignment not lost (canonical)
 	rejoin     bool                       // a rejoin trigger arrived during a join or sync
+
+	backoff, backoffMax time.Duration // Config.RetryBackoff and RetryBackoffMax, defaults filled in
+	finding             bool          // a FindCoordinator is due or in flight
+	attempts            int           // consecutive coordinator errors
 }
 
 // New returns an unjoined machine for cfg. It copies what it keeps.
 func New(cfg Config) *Machine {
-	return &Machine{
+	m := &Machine{
 		instanceID: cfg.InstanceID,
 		protocol:   cfg.Protocol,
 		topics:     slices.Clone(cfg.Topics),
 		generation: assignor.NoGeneration,
 		joined:     assignor.NoGeneration,
+		backoff:    cfg.RetryBackoff,
+		backoffMax: cfg.RetryBackoffMax,
 	}
+	if m.backoff <= 0 {
+		m.backoff = DefaultRetryBackoff
+	}
+	if m.backoffMax <= 0 {
+		m.backoffMax = DefaultRetryBackoffMax
+	}
+	m.backoffMax = max(m.backoffMax, m.backoff)
+	return m
 }
 
 // Phase returns the member's phase.
@@ -178,6 +203,8 @@ func (m *Machine) Step(ev Event) []Action {
 		return m.joinResponse(ev)
 	case SyncResponse:
 		return m.syncResponse(ev)
+	case FindCoordinatorResponse:
+		return m.coordinatorFound(ev.Err)
 	}
 	return nil
 }
@@ -196,11 +223,23 @@ func (m *Machine) trigger() []Action {
 }
 
 // groupError handles a Heartbeat or OffsetCommit answer. While a JoinGroup
-// or SyncGroup is in flight such answers are ignored: the join or sync answer
-// carries the coordinator's verdict.
+// or SyncGroup is in flight, or the coordinator is being looked up, such
+// answers are ignored: the join or sync answer, or the next heartbeat,
+// carries the coordinator's verdict. NOT_COORDINATOR and
+// COORDINATOR_NOT_AVAILABLE look the coordinator up again without
+// rejoining (Java's markCoordinatorUnknown); COORDINATOR_LOAD_IN_PROGRESS
+// is left to the caller's next heartbeat, as other codes the rules do not
+// name.
 func (m *Machine) groupError(gen int32, code ErrorCode) []Action {
-	if m.phase != Stable || code == None || gen < m.generation {
+	if m.phase != Stable || m.finding || gen < m.generation {
 		return nil
+	}
+	switch code {
+	case None:
+		m.attempts = 0
+		return nil
+	case NotCoordinator, CoordinatorNotAvailable:
+		return m.rediscover(false)
 	}
 	acts, _ := m.membershipError(code)
 	return acts
@@ -225,7 +264,7 @@ func (m *Machine) membershipError(code ErrorCode) (acts []Action, ok bool) {
 }
 
 func (m *Machine) joinResponse(ev JoinResponse) []Action {
-	if m.phase != Joining {
+	if m.phase != Joining || m.finding {
 		return nil
 	}
 	switch ev.Err {
@@ -233,17 +272,22 @@ func (m *Machine) joinResponse(ev JoinResponse) []Action {
 		m.memberID = ev.MemberID
 		m.joined = ev.Generation
 		m.phase = Syncing
+		m.attempts = 0
 		return []Action{SendSync{MemberID: m.memberID, Generation: m.joined}}
 	case MemberIDRequired:
 		m.memberID = ev.MemberID
 		return m.join(nil)
 	}
+	if acts, ok := m.coordinatorError(ev.Err); ok {
+		return acts
+	}
 	if acts, ok := m.membershipError(ev.Err); ok {
 		return acts
 	}
+	err := m.stopError(ev.Err, ErrJoinRejected) // before loseAll resets the generation
 	acts := m.loseAll()
 	m.phase = Stopped
-	return append(acts, Stop{Err: m.stopError(ev.Err, ErrJoinRejected)})
+	return append(acts, Stop{Err: err})
 }
 
 func (m *Machine) syncResponse(ev SyncResponse) []Action {
@@ -251,7 +295,11 @@ func (m *Machine) syncResponse(ev SyncResponse) []Action {
 		return nil
 	}
 	if ev.Err == None {
+		m.attempts = 0
 		return m.assign(ev)
+	}
+	if acts, ok := m.coordinatorError(ev.Err); ok {
+		return acts
 	}
 	if acts, ok := m.membershipError(ev.Err); ok {
 		return acts
@@ -305,8 +353,15 @@ func (m *Machine) revoke(ps []assignor.TopicPartitions) []Action {
 // join sends a JoinGroup, after the revocations the protocol requires: in
 // eager mode everything owned, in cooperative mode the partitions of topics
 // the member no longer subscribes to (Java's onJoinPrepare; the KIP-429
-// design text revokes nothing here). acts are prepended.
+// design text revokes nothing here). acts are prepended. While the
+// coordinator is being looked up, the JoinGroup waits for it
+// (coordinatorFound sends it).
 func (m *Machine) join(acts []Action) []Action {
+	return m.joinAfter(acts, 0)
+}
+
+// joinAfter is join with a JoinGroup sent after backoff.
+func (m *Machine) joinAfter(acts []Action, backoff time.Duration) []Action {
 	var drop []assignor.TopicPartitions
 	if m.protocol == assignor.Cooperative {
 		drop = outsideTopics(m.owned, m.topics)
@@ -317,6 +372,9 @@ func (m *Machine) join(acts []Action) []Action {
 		acts = append(acts, m.revoke(drop)...)
 	}
 	m.phase = Joining
+	if m.finding {
+		return acts
+	}
 	m.rejoin = false
 	return append(acts, SendJoin{
 		MemberID:       m.memberID,
@@ -325,6 +383,7 @@ func (m *Machine) join(acts []Action) []Action {
 		Owned:          assignor.CloneTopicPartitions(m.owned),
 		Generation:     m.generation,
 		LastAssignment: assignor.CloneTopicPartitions(m.last),
+		Backoff:        backoff,
 	})
 }
 

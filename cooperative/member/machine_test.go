@@ -65,6 +65,7 @@ func TestStep(t *testing.T) {
 		gen       int32
 		owned     string
 		stopError error
+		finding   bool
 	}{
 		{
 			name:    "first join",
@@ -332,9 +333,18 @@ func TestStep(t *testing.T) {
 			name:    "unknown heartbeat error ignored",
 			rule:    "heartbeat errors the rules do not name are left to the caller's retry",
 			machine: func() *Machine { return stable(coop, "", []string{"t0"}, 3, tp("t0", 0)) },
-			event:   HeartbeatResponse{Generation: 3, Err: 15},
+			event:   HeartbeatResponse{Generation: 3, Err: 7},
 			want:    []string{},
 			phase:   Stable, memberID: "m1", gen: 3, owned: "t0[0]",
+		},
+		{
+			name:    "rejected rejoin reports the generation the member had",
+			rule:    "the stop error names the generation the member had, not the -1 losing everything leaves",
+			machine: func() *Machine { return joining(coop, 3, tp("t0", 0)) },
+			event:   JoinResponse{Err: InconsistentGroupProtocol},
+			want: []string{"StopDelivery t0[0]", "OnLost t0[0]",
+				`Stop: member: join rejected by the coordinator: "m1" generation 3: INCONSISTENT_GROUP_PROTOCOL`},
+			phase: Stopped, memberID: "m1", gen: -1, stopError: ErrJoinRejected,
 		},
 	}
 	for _, tt := range tests {
@@ -349,6 +359,9 @@ func TestStep(t *testing.T) {
 				t.Fatalf("%s\nstate: got phase=%v member=%q gen=%d owned=%q, want phase=%v member=%q gen=%d owned=%q",
 					tt.rule, m.Phase(), m.MemberID(), m.Generation(), assignor.FormatTopicPartitions(m.Owned()),
 					tt.phase, tt.memberID, tt.gen, tt.owned)
+			}
+			if m.FindingCoordinator() != tt.finding {
+				t.Fatalf("%s\nFindingCoordinator() = %v, want %v", tt.rule, m.FindingCoordinator(), tt.finding)
 			}
 			if tt.stopError != nil {
 				stop, ok := acts[len(acts)-1].(Stop)

@@ -16,7 +16,10 @@ import (
 //   - an eager member never claims anything in a JoinGroup;
 //   - a step that sends a JoinGroup has stopped, revoked and committed (or
 //     declared lost) every partition it gave up before the JoinGroup;
-//   - a stopped machine emits nothing, and Stop is the last action.
+//   - a stopped machine emits nothing, and Stop is the last action;
+//   - a coordinator error never loses a partition or stops the member, and
+//     while the coordinator is looked up no JoinGroup or SyncGroup goes
+//     out; every backoff is within Config's bounds.
 func TestRandomEvents(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		proto := rapid.SampledFrom([]assignor.Protocol{assignor.Eager, assignor.Cooperative}).Draw(rt, "protocol")
@@ -27,11 +30,13 @@ func TestRandomEvents(t *testing.T) {
 		for range rapid.IntRange(1, 60).Draw(rt, "steps") {
 			wasStopped := m.Phase() == Stopped
 			before := m.Owned()
-			acts := m.Step(drawEvent(rt, m))
+			ev := drawEvent(rt, m)
+			acts := m.Step(ev)
 			if wasStopped && len(acts) > 0 {
 				rt.Fatalf("stopped machine emitted %v", acts)
 			}
 			checkActions(rt, proto, before, acts, delivering)
+			checkCoordinator(rt, m, ev, acts)
 			var owned []assignor.TopicPartitions
 			for k := range delivering {
 				owned = append(owned, assignor.TopicPartitions{Topic: k[0].(string), Partitions: []int32{k[1].(int32)}})
@@ -55,29 +60,47 @@ var drawAssigned = rapid.Custom(func(rt *rapid.T) []assignor.TopicPartitions {
 })
 
 // randomCodes are the error codes answers draw from, mostly None.
-var randomCodes = []ErrorCode{None, None, None, None, None, None, IllegalGeneration, UnknownMemberID, RebalanceInProgress, RebalanceInProgress, MemberIDRequired, 15, FencedInstanceID}
+var randomCodes = []ErrorCode{None, None, None, None, None, None, IllegalGeneration, UnknownMemberID, RebalanceInProgress, RebalanceInProgress,
+	MemberIDRequired, 7, FencedInstanceID, NotCoordinator, CoordinatorNotAvailable, CoordinatorLoadInProgress}
 
-// drawEvent draws the next event for m. Answers mostly carry the generation
-// the machine waits for, so sequences reach stable ownership often.
+// drawEvent draws the next event for m: mostly the answer its phase waits
+// for (a JoinGroup answer while joining, a FindCoordinator answer while it
+// looks for its coordinator), otherwise any event, so that stray and late
+// answers are covered too. Answers mostly carry the generation the machine
+// waits for, so sequences reach stable ownership often.
 func drawEvent(rt *rapid.T, m *Machine) Event {
 	gen := rapid.SampledFrom([]int32{m.joined, m.joined, m.generation, m.generation - 1, m.joined + 1}).Draw(rt, "gen")
 	code := rapid.SampledFrom(randomCodes).Draw(rt, "code")
+	if rapid.IntRange(0, 2).Draw(rt, "expected") > 0 {
+		switch {
+		case m.FindingCoordinator():
+			return FindCoordinatorResponse{Err: rapid.SampledFrom([]ErrorCode{None, None, CoordinatorNotAvailable}).Draw(rt, "found")}
+		case m.Phase() == Joining:
+			return JoinResponse{Err: code, MemberID: "m1", Generation: m.generation + 1}
+		case m.Phase() == Syncing:
+			return SyncResponse{Generation: gen, Err: code, Assigned: drawAssigned.Draw(rt, "assigned")}
+		case m.Phase() == Stable:
+			return HeartbeatResponse{Generation: gen, Err: code}
+		}
+	}
 	// Leave and FENCED_INSTANCE_ID end a machine; keep them rare.
-	switch rapid.IntRange(0, 40).Draw(rt, "kind") {
+	switch rapid.IntRange(0, 30).Draw(rt, "kind") {
 	case 0:
 		return Start{}
 	case 1:
 		return Leave{}
-	case 2:
+	case 2, 3:
 		return SubscriptionChanged{Topics: rapid.SliceOfDistinct(rapid.SampledFrom([]string{"t0", "t1", "t2"}), rapid.ID[string]).Draw(rt, "topics")}
-	case 3:
+	case 4, 5:
 		return MetadataChanged{}
-	case 4:
+	case 6, 7, 8, 9:
 		return HeartbeatResponse{Generation: gen, Err: code}
-	case 5:
+	case 10, 11, 12:
 		return CommitResponse{Generation: gen, Err: code}
-	case 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21:
+	case 13, 14, 15, 16, 17, 18:
 		return JoinResponse{Err: code, MemberID: "m1", Generation: m.generation + 1}
+	case 19, 20, 21:
+		return FindCoordinatorResponse{Err: rapid.SampledFrom([]ErrorCode{None, None, CoordinatorNotAvailable}).Draw(rt, "found")}
 	default:
 		return SyncResponse{Generation: gen, Err: code, Assigned: drawAssigned.Draw(rt, "assigned")}
 	}
@@ -123,6 +146,46 @@ func checkActions(rt *rapid.T, proto assignor.Protocol, before []assignor.TopicP
 		case Stop:
 			if i != len(acts)-1 {
 				rt.Fatalf("Stop is not the last action: %v", acts)
+			}
+		}
+	}
+}
+
+// checkCoordinator checks one step against the coordinator rules: an event
+// carrying a coordinator error loses nothing and never stops the member;
+// while the machine looks for its coordinator, it sends no JoinGroup or
+// SyncGroup; backoffs stay within the defaults' bounds.
+func checkCoordinator(rt *rapid.T, m *Machine, ev Event, acts []Action) {
+	var code ErrorCode
+	switch ev := ev.(type) {
+	case HeartbeatResponse:
+		code = ev.Err
+	case CommitResponse:
+		code = ev.Err
+	case JoinResponse:
+		code = ev.Err
+	case SyncResponse:
+		code = ev.Err
+	case FindCoordinatorResponse:
+		code = ev.Err
+	}
+	coordinatorCode := code == NotCoordinator || code == CoordinatorNotAvailable || code == CoordinatorLoadInProgress
+	for _, a := range acts {
+		switch a := a.(type) {
+		case OnLost, Stop:
+			if coordinatorCode {
+				rt.Fatalf("%v after %v: a coordinator error cost the member its partitions: %v", a, ev, acts)
+			}
+		case SendJoin, SendSync:
+			if m.FindingCoordinator() {
+				rt.Fatalf("%v sent while the coordinator is being looked up: %v", a, acts)
+			}
+			if j, ok := a.(SendJoin); ok && (j.Backoff < 0 || j.Backoff > DefaultRetryBackoffMax) {
+				rt.Fatalf("join backoff %v out of bounds", j.Backoff)
+			}
+		case FindCoordinator:
+			if a.Backoff < DefaultRetryBackoff || a.Backoff > DefaultRetryBackoffMax || a.Attempt < 1 || !m.FindingCoordinator() {
+				rt.Fatalf("%v out of bounds (finding=%v)", a, m.FindingCoordinator())
 			}
 		}
 	}
