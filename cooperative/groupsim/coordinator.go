@@ -96,6 +96,7 @@ type coordinator struct {
 	round      int
 	nextID     int
 	nextOrder  uint64
+	downUntil  time.Duration // failing over until then (see failover)
 }
 
 func newCoordinator(s *Sim) *coordinator {
@@ -126,7 +127,7 @@ func (c *coordinator) touch(m *cmember) {
 // checkSession removes m if it has not been heard from for a session timeout
 // and is not waiting for a JoinGroup or SyncGroup answer.
 func (c *coordinator) checkSession(m *cmember) {
-	if c.members[m.id] != m || m.joining != nil || m.syncing != nil {
+	if c.down() || c.members[m.id] != m || m.joining != nil || m.syncing != nil {
 		return
 	}
 	if c.s.now-m.lastSeen < c.s.cfg.SessionTimeout {
@@ -159,6 +160,10 @@ func (c *coordinator) supports(protocols []protocolMeta, except string) bool {
 }
 
 func (c *coordinator) join(req joinRequest) {
+	if c.down() {
+		c.s.replyJoin(req.from, joinAnswer{err: member.NotCoordinator})
+		return
+	}
 	if req.memberID == "" && req.instance != "" {
 		if old, ok := c.instances[req.instance]; ok {
 			// The instance replaces its old member, whose protocols do not
@@ -283,7 +288,7 @@ func (c *coordinator) rebalance(reason string) {
 }
 
 func (c *coordinator) rebalanceTimeout(round int) {
-	if c.round != round || c.state != preparing {
+	if c.down() || c.round != round || c.state != preparing {
 		return
 	}
 	for _, id := range c.memberIDs() {
@@ -365,6 +370,9 @@ func (c *coordinator) allSupport(name string) bool {
 func (c *coordinator) sync(req syncRequest) {
 	m, ok := c.members[req.memberID]
 	switch {
+	case c.down():
+		c.s.replySync(req.from, req.gen, member.NotCoordinator, assignment{})
+		return
 	case !ok:
 		c.s.replySync(req.from, req.gen, c.fencedOrUnknown(req.memberID, req.instance), assignment{})
 		return
@@ -398,6 +406,9 @@ func (c *coordinator) sync(req syncRequest) {
 func (c *coordinator) heartbeat(from *process, id, instance string, gen int32) {
 	m, ok := c.members[id]
 	switch {
+	case c.down():
+		c.s.replyHeartbeat(from, gen, member.NotCoordinator)
+		return
 	case !ok:
 		c.s.replyHeartbeat(from, gen, c.fencedOrUnknown(id, instance))
 		return
@@ -414,7 +425,7 @@ func (c *coordinator) heartbeat(from *process, id, instance string, gen int32) {
 }
 
 func (c *coordinator) leave(id string) {
-	if m, ok := c.members[id]; ok {
+	if m, ok := c.members[id]; ok && !c.down() {
 		c.s.tracef("coordinator: %s left", id)
 		c.remove(m)
 	}

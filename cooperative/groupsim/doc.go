@@ -101,6 +101,12 @@
 //	    keeps processing and learns of its eviction afterwards.
 //	stale MEMBERS on|off
 //	    Freeze or thaw the member's metadata (a leader with stale metadata).
+//	failover for=D
+//	    The coordinator moves to a broker that takes D to load the group:
+//	    requests it holds, and every request for D, get NOT_COORDINATOR;
+//	    members look it up again with backoff (FindCoordinator answers
+//	    COORDINATOR_NOT_AVAILABLE meanwhile), keep what they own, and
+//	    rejoin if they were joining; then every session timer restarts.
 //	run for=D
 //	    Advance simulated time.
 //	settle [max=10m]

@@ -103,7 +103,7 @@ func (p *process) scheduleHeartbeat(first time.Duration) {
 		if !p.alive {
 			return
 		}
-		if p.machine.Phase() == member.Stable && !p.heartbeating {
+		if p.machine.Phase() == member.Stable && !p.machine.FindingCoordinator() && !p.heartbeating {
 			p.heartbeating = true
 			id, inst, gen := p.machine.MemberID(), p.machine.InstanceID(), p.machine.Generation()
 			p.s.send(p, false, func() { p.s.coord.heartbeat(p, id, inst, gen) })
@@ -139,7 +139,10 @@ func (p *process) do(a member.Action) {
 	case member.SendJoin:
 		s.tracef("%s join: owned %s gen %d", p.id(), formatSet(a.Owned), a.Generation)
 		req := joinRequest{from: p, memberID: a.MemberID, instance: a.InstanceID, protocols: p.protocols(a)}
-		s.send(p, true, func() { s.coord.join(req) })
+		s.sendAfter(p, a.Backoff, func() { s.coord.join(req) })
+	case member.FindCoordinator:
+		s.tracef("%s looks for the coordinator in %v (attempt %d)", p.id(), a.Backoff, a.Attempt)
+		s.sendAfter(p, a.Backoff, func() { s.coord.find(p) })
 	case member.SendSync:
 		req := syncRequest{from: p, memberID: a.MemberID, instance: p.machine.InstanceID(), gen: a.Generation}
 		if j := p.lastJoin; j.leader == a.MemberID && j.gen == a.Generation {
@@ -290,6 +293,22 @@ func (s *Sim) send(p *process, counted bool, fn func()) {
 			s.inFlight--
 		}
 		fn()
+	})
+}
+
+// sendAfter is send of a counted request (a JoinGroup or FindCoordinator)
+// that p sends after backoff, if it still runs then.
+func (s *Sim) sendAfter(p *process, backoff time.Duration, fn func()) {
+	if backoff <= 0 {
+		s.send(p, true, fn)
+		return
+	}
+	s.inFlight++
+	s.at(s.now+backoff, func() {
+		s.inFlight--
+		if p.alive {
+			s.send(p, true, fn)
+		}
 	})
 }
 

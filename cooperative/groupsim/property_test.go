@@ -173,9 +173,9 @@ func (g *randomGroup) pick() (string, bool) {
 
 // step draws one event: a member joins, leaves, crashes, restarts, is cut
 // off, changes its subscription or goes stale; a topic grows, appears or
-// goes; or time passes.
+// goes; the coordinator fails over; or time passes.
 func (g *randomGroup) step() {
-	switch rapid.IntRange(0, 10).Draw(g.rt, "event") {
+	switch rapid.IntRange(0, 11).Draw(g.rt, "event") {
 	case 0:
 		if len(g.running) < 6 {
 			g.join()
@@ -212,6 +212,8 @@ func (g *randomGroup) step() {
 			g.exec(fmt.Sprintf("run for=%s", rapid.SampledFrom([]string{"1s", "5s"}).Draw(g.rt, "stale-for")))
 			g.exec("stale " + n + " off")
 		}
+	case 9:
+		g.exec("failover for=" + rapid.SampledFrom([]string{"1s", "3s", "8s"}).Draw(g.rt, "failover"))
 	default:
 		g.exec(fmt.Sprintf("run for=%dms", rapid.IntRange(0, 20000).Draw(g.rt, "run")))
 	}

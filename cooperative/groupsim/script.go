@@ -159,6 +159,11 @@ func (s *Sim) exec(cmd string, a *args) (string, error) {
 		if d, err = a.dur("for", 0); err == nil {
 			s.RunFor(d)
 		}
+	case "failover":
+		var d time.Duration
+		if d, err = a.dur("for", 0); err == nil {
+			err = s.Failover(d)
+		}
 	case "settle":
 		out, err = s.execSettle(a)
 	case "assignment":

@@ -217,6 +217,8 @@ func (s *Sim) unsettledReason() string {
 			return p.name + " disconnected"
 		case !p.current():
 			return p.name + " not a member of the current generation"
+		case m.FindingCoordinator():
+			return p.name + " looking for the coordinator"
 		case m.Phase() != member.Stable || m.Generation() != c.generation:
 			return p.name + " " + m.Phase().String() + " in generation " + fmt.Sprint(m.Generation())
 		case !p.fresh():

@@ -136,6 +136,7 @@ func TestExecErrors(t *testing.T) {
 		{"an impossible command", "leave m9", `groupsim: member "m9" is not running: in "leave m9"`},
 		{"an unknown command", "dance m0", `groupsim: unknown command: in "dance m0"`},
 		{"a malformed argument", "run for=soon", `groupsim: bad duration for="soon": in "run for=soon"`},
+		{"a failover needs a duration", "failover", `groupsim: failover needs a positive duration, got 0s: in "failover"`},
 		{"a foreign cause comes last", "topic create t partitions=x", `groupsim: bad partitions: strconv.ParseInt: parsing "x": invalid syntax: in "topic create t partitions=x"`},
 	}
 	for _, tt := range tests {
