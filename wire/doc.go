@@ -59,6 +59,15 @@
 // Below subscription v2 a cooperative member carries its generation in one
 // of these two layouts; [UserDataGeneration] reads either.
 //
+// This module's rejoin envelope, the assignment user data of a cooperative
+// plan that withholds partitions ([RejoinEnvelope]; any other assignment
+// user data is the assignor's own, as is):
+//
+//	magic      4 bytes  FE 46 52 4A
+//	version    int16    0
+//	flags      int16    bit 0: rejoin at once (fast re-join)
+//	user_data  nullable bytes: the assignor's own assignment user data
+//
 // # Tolerance
 //
 // The decoders accept what sarama and franz-go accept from real clients: a
@@ -90,12 +99,13 @@
 // The package Example sends a subscription as bytes and reads it back as an
 // assignor.Member; [DecodeAssignment]'s shows a decoding error naming the
 // field and its offset; [StickyUserData]'s encodes and decodes eager sticky
-// user data.
+// user data; [RejoinEnvelope]'s marks an assignment for fast re-join.
 //
 // # KIPs
 //
 // KIP-54 and KIP-341 (sticky user data and its generation), KIP-429
-// (owned partitions, subscription v1), KIP-792 (generation_id, subscription
+// (owned partitions, subscription v1; the design's NEEDS_REJOIN, carried
+// by the rejoin envelope), KIP-792 (generation_id, subscription
 // v2), KIP-881 (rack_id, subscription v3). KAFKA-12898: sort topics and owned
 // partitions before encoding.
 package wire

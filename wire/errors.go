@@ -17,7 +17,9 @@ var (
 	ErrNegativeLength = errors.New("wire: negative length")
 	// ErrUnsupportedVersion: a negative message version. Returned by
 	// [DecodeSubscription] and [DecodeAssignment] (versions above 3 decode as
-	// their version-3 prefix), and by Validate for a negative Version.
+	// their version-3 prefix), [DecodeRejoinEnvelope] (versions above 0
+	// decode as their version-0 prefix), and by Validate for a negative
+	// Version.
 	ErrUnsupportedVersion = errors.New("wire: unsupported version")
 	// ErrTrailingBytes: cooperative-sticky user data longer than its 4 bytes.
 	// Returned by [DecodeCooperativeUserData] only.
@@ -36,14 +38,14 @@ var (
 //
 //	wire: input truncated: subscription owned_partitions[0].partitions at byte 42
 type DecodeError struct {
-	// Message is "subscription", "assignment", "sticky user data" or
-	// "cooperative user data".
+	// Message is "subscription", "assignment", "sticky user data",
+	// "cooperative user data" or "rejoin envelope".
 	Message string
 	// Field is the field's path with Kafka's (snake_case) field names and
 	// array indices, such as "version", "topics[3]", "user_data",
 	// "owned_partitions[0].topic", "owned_partitions[0].partitions",
 	// "generation_id", "rack_id", "assigned_partitions[2].partitions",
-	// "previous_assignment[1].topic" or "generation".
+	// "previous_assignment[1].topic", "generation" or "flags".
 	Field string
 	// Offset is the byte offset of the field in the decoded input.
 	Offset int
@@ -64,7 +66,8 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 //
 //	wire: too long to encode: subscription topics[3]
 type EncodeError struct {
-	// Message is "subscription", "assignment" or "sticky user data".
+	// Message is "subscription", "assignment", "sticky user data" or
+	// "rejoin envelope".
 	Message string
 	// Field is the field's path, named as in [DecodeError].
 	Field string
