@@ -14,7 +14,9 @@ type Plan struct {
 	// rebalance again to hand them over (KIP-429's NEEDS_REJOIN). Only
 	// cooperative assignors set it; the Kafka wire does not carry it (members
 	// that revoke something rejoin at once, the others learn of the rebalance
-	// from their next heartbeat).
+	// from their next heartbeat), but this module's adapters mark the
+	// assignments' user data with it, so that their members rejoin at once
+	// too (fast re-join: cooperative.MarksRejoin).
 	FollowUp bool
 }
 

@@ -107,6 +107,22 @@
 // once, and the others learn of the follow-up rebalance from their next
 // heartbeat.
 //
+// # Fast re-join
+//
+// The design (step 2.6) sets NEEDS_REJOIN for all the members when a plan
+// withholds something, "for fast re-join and rebalance"; the released
+// protocol dropped the field. This module's adapters put that mark in the
+// assignment's user data instead ([AssignmentUserData], a
+// [wire.RejoinEnvelope] around the assignor's own user data, when
+// [MarksRejoin]), so that their members rejoin at once and the follow-up
+// round starts as soon as the revoking members have committed, rather
+// than at the slowest member's next heartbeat. Java's, sarama's and
+// franz-go's members ignore assignment user data under cooperative-sticky,
+// so the mark costs them nothing. The mark changes when members rejoin,
+// never what they are assigned. The member side (package
+// cooperative/member) stops honouring it after a few marked rounds in a
+// row, for an inner assignor that withholds in every round.
+//
 // # Cost
 //
 // Beyond the inner assignor, a rebalance costs one [assignor.NewIndex] and

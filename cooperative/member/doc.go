@@ -60,7 +60,21 @@
 // (always, even with nothing added, as Java does), then starts delivering
 // the added partitions. A cooperative member that revoked anything rejoins
 // at once, which is how the group learns that a follow-up rebalance is due
-// (the wire carries no NEEDS_REJOIN).
+// (the released wire carries no NEEDS_REJOIN).
+//
+// # Fast re-join
+//
+// The other members would learn of that follow-up rebalance from their
+// next heartbeat. This module's leaders mark every assignment of a plan
+// that withholds partitions (the design's NEEDS_REJOIN, step 2.6, carried
+// in the assignment's user data: wire.RejoinEnvelope), and a cooperative
+// member whose assignment is marked ([SyncResponse].Rejoin) rejoins at
+// once too, so the follow-up round starts as soon as the revoking members
+// have committed. The mark changes when members rejoin, never what they
+// own. A member ignores it with [Config.DisableFastRejoin], in eager mode,
+// and past [MaxFastRejoins] marked assignments in a row
+// ([FastRejoinGuard]: an inner assignor that withholds in every round
+// falls back to heartbeat pace).
 //
 // # Deviations from the KIP-429 design text
 //

@@ -96,11 +96,18 @@ type JoinResponse struct {
 // SyncResponse answers the member's SyncGroup for Generation (the generation
 // its JoinGroup returned). Assigned is the member's whole assignment; order
 // and duplicates do not matter.
+//
+// Rejoin is the leader's fast re-join mark: the plan withheld partitions
+// and asks every member to rejoin at once, rather than at its next
+// heartbeat. The caller reads it from the assignment's user data
+// (wire.DecodeRejoinEnvelope) and passes the rest as UserData, the
+// assignor's own.
 type SyncResponse struct {
 	Generation int32
 	Err        ErrorCode
 	Assigned   []assignor.TopicPartitions
 	UserData   []byte
+	Rejoin     bool
 }
 
 // FindCoordinatorResponse answers the lookup a [FindCoordinator] action

@@ -105,6 +105,13 @@ type Config struct {
 	// coordinator error. Zero or negative means the default, 1 s (Java's
 	// retry.backoff.max.ms); a value below RetryBackoff means RetryBackoff.
 	RetryBackoffMax time.Duration
+	// DisableFastRejoin makes a cooperative member ignore the leader's fast
+	// re-join mark ([SyncResponse].Rejoin), as Java's, sarama's and kgo's
+	// own members do: it then learns of the follow-up rebalance from its
+	// next heartbeat. Default false: the member rejoins at once, at most
+	// [MaxFastRejoins] times in a row (see [FastRejoinGuard]). An eager
+	// member never rejoins for the mark (it would stop everything it owns).
+	DisableFastRejoin bool
 }
 
 // Machine is one member's side of the classic group protocol. It is a pure
@@ -123,6 +130,8 @@ type Machine struct {
 	owned      []assignor.TopicPartitions // canonical
 	last       []assignor.TopicPartitions // last assignment not lost (canonical)
 	rejoin     bool                       // a rejoin trigger arrived during a join or sync
+	noFast     bool                       // Config.DisableFastRejoin
+	fast       FastRejoinGuard
 
 	backoff, backoffMax time.Duration // Config.RetryBackoff and RetryBackoffMax, defaults filled in
 	finding             bool          // a FindCoordinator is due or in flight
@@ -139,6 +148,7 @@ func New(cfg Config) *Machine {
 		joined:     assignor.NoGeneration,
 		backoff:    cfg.RetryBackoff,
 		backoffMax: cfg.RetryBackoffMax,
+		noFast:     cfg.DisableFastRejoin,
 	}
 	if m.backoff <= 0 {
 		m.backoff = DefaultRetryBackoff
@@ -311,7 +321,9 @@ func (m *Machine) syncResponse(ev SyncResponse) []Action {
 // taken away (stop delivery, callback, final commit), adopt the assignment,
 // run the assignor's hook, then the assigned callback and delivery of the
 // added partitions. A cooperative member that revoked anything rejoins at
-// once (KIP-429's second round).
+// once (KIP-429's second round), and so does one whose assignment carries
+// the leader's fast re-join mark, unless it ignores marks or the guard
+// says the marks have gone on too long.
 //
 //	owned [t0p0 t0p1], assigned [t0p1 t0p2]: revoked [t0p0], added [t0p2]
 func (m *Machine) assign(ev SyncResponse) []Action {
@@ -333,7 +345,8 @@ func (m *Machine) assign(ev SyncResponse) []Action {
 		acts = append(acts, StartDelivery{Partitions: assignor.CloneTopicPartitions(added)})
 	}
 	m.phase = Stable
-	if (len(revoked) > 0 && m.protocol == assignor.Cooperative) || m.rejoin {
+	fast := m.protocol == assignor.Cooperative && !m.noFast && m.fast.Honour(ev.Rejoin)
+	if (len(revoked) > 0 && m.protocol == assignor.Cooperative) || m.rejoin || fast {
 		acts = append(acts, m.join(nil)...)
 	}
 	return acts

@@ -78,7 +78,7 @@ func drawEvent(rt *rapid.T, m *Machine) Event {
 		case m.Phase() == Joining:
 			return JoinResponse{Err: code, MemberID: "m1", Generation: m.generation + 1}
 		case m.Phase() == Syncing:
-			return SyncResponse{Generation: gen, Err: code, Assigned: drawAssigned.Draw(rt, "assigned")}
+			return SyncResponse{Generation: gen, Err: code, Assigned: drawAssigned.Draw(rt, "assigned"), Rejoin: rapid.Bool().Draw(rt, "rejoin")}
 		case m.Phase() == Stable:
 			return HeartbeatResponse{Generation: gen, Err: code}
 		}
@@ -102,18 +102,25 @@ func drawEvent(rt *rapid.T, m *Machine) Event {
 	case 19, 20, 21:
 		return FindCoordinatorResponse{Err: rapid.SampledFrom([]ErrorCode{None, None, CoordinatorNotAvailable}).Draw(rt, "found")}
 	default:
-		return SyncResponse{Generation: gen, Err: code, Assigned: drawAssigned.Draw(rt, "assigned")}
+		return SyncResponse{Generation: gen, Err: code, Assigned: drawAssigned.Draw(rt, "assigned"), Rejoin: rapid.Bool().Draw(rt, "rejoin")}
 	}
 }
 
 // checkActions checks one step's actions, given what the machine owned
 // before (before), and applies their deliveries to delivering: no partition
 // starts twice; an eager member claims nothing in a JoinGroup; a JoinGroup
-// comes after the revocation (or loss) of everything the member gave up;
-// Stop comes last.
+// comes after the revocation (or loss) of everything the member gave up,
+// and a step sends at most one (a revoking member that is also marked for
+// fast re-join rejoins once); Stop comes last.
 func checkActions(rt *rapid.T, proto assignor.Protocol, before []assignor.TopicPartitions, acts []Action, delivering map[[2]any]bool) {
 	released := map[[2]any]bool{}
+	joins := 0
 	for i, a := range acts {
+		if _, ok := a.(SendJoin); ok {
+			if joins++; joins > 1 {
+				rt.Fatalf("two JoinGroups in one step: %v", acts)
+			}
+		}
 		switch a := a.(type) {
 		case StopDelivery:
 			for _, k := range flattenKeys(a.Partitions) {
