@@ -17,7 +17,11 @@
 //   - PreparingRebalance waits until every known member has rejoined, up to
 //     the rebalance timeout; members that did not are removed.
 //   - Members learn of a rebalance from their next heartbeat
-//     (REBALANCE_IN_PROGRESS); members that revoked partitions rejoin at once.
+//     (REBALANCE_IN_PROGRESS); members that revoked partitions rejoin at
+//     once, and so do members whose assignment carries the leader's fast
+//     re-join mark (a plan that withheld partitions: see
+//     [github.com/kgroup/assignor/cooperative.MarksRejoin]), unless they
+//     take no part in it (MemberConfig.DisableFastRejoin).
 //   - A follower that rejoins a stable group with unchanged metadata gets the
 //     current generation back, without a rebalance (Kafka's rule).
 //   - Dynamic members first get MEMBER_ID_REQUIRED (KIP-394).
@@ -56,9 +60,10 @@
 // protocol that Settle reports instead of failing: a restarted static leader
 // that skipped the assignment (KIP-814) and missed a topic change, and a
 // partition withheld from a static member that was replaced before it
-// synced (nobody revokes it, nobody rejoins, and the wire has no
-// NEEDS_REJOIN). The leader's plans are checked with
-// [github.com/kgroup/assignor.CheckPlan] under the protocol the assignor declares.
+// synced, among members that take no part in fast re-join (nobody revokes
+// it, nobody rejoins, and the released wire has no NEEDS_REJOIN). The
+// leader's plans are checked with [github.com/kgroup/assignor.CheckPlan]
+// under the protocol the assignor declares.
 //
 // [Stats] reports rebalances, partitions moved, withheld, revoked and lost,
 // partition-time without an owner, and each member's longest pause (time
@@ -80,9 +85,11 @@
 //	topic grow NAME partitions=N
 //	    Change the cluster; members see it after the metadata delay and
 //	    rejoin if a subscribed topic changed.
-//	join MEMBERS topics=T1,T2 assignors=A1,A2 [static]
+//	join MEMBERS topics=T1,T2 assignors=A1,A2 [static] [no-fast-rejoin]
 //	    Start member processes now, assignors in preference order; static
-//	    members use their name as instance ID.
+//	    members use their name as instance ID; no-fast-rejoin members
+//	    neither mark nor honour fast re-join (as Java's, sarama's and
+//	    kgo's own members).
 //	leave MEMBERS
 //	    Close gracefully: revoke, commit, LeaveGroup (dynamic members only).
 //	crash MEMBERS

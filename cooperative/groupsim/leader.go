@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/cooperative"
 )
 
 // lead runs on the leader process p after its JoinGroup: it builds the
@@ -59,7 +60,8 @@ func (s *Sim) lead(p *process, j joinAnswer) map[string]assignment {
 	out := make(map[string]assignment, len(plan.Members))
 	given := map[partition]bool{}
 	for _, mp := range plan.Members {
-		out[mp.Member] = assignment{partitions: assignor.CloneTopicPartitions(mp.Assigned), userData: slices.Clone(mp.UserData)}
+		userData := cooperative.AssignmentUserData(a, plan, mp, !p.cfg.DisableFastRejoin)
+		out[mp.Member] = assignment{partitions: assignor.CloneTopicPartitions(mp.Assigned), userData: userData}
 		for _, k := range flatten(mp.Assigned) {
 			given[k] = true
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative/member"
 	"github.com/kgroup/assignor/internal/fnv1a"
+	"github.com/kgroup/assignor/wire"
 )
 
 // process is one incarnation of a simulated member: a consumer process
@@ -79,7 +80,7 @@ func (s *Sim) startProcess(name string, cfg MemberConfig, incarnation int) (*pro
 	if cfg.Static {
 		instance = name
 	}
-	p.machine = member.New(member.Config{InstanceID: instance, Topics: cfg.Topics, Protocol: proto})
+	p.machine = member.New(member.Config{InstanceID: instance, Topics: cfg.Topics, Protocol: proto, DisableFastRejoin: cfg.DisableFastRejoin})
 	p.view = maps.Clone(s.topics)
 	s.procs[name] = p
 	s.live = append(s.live, p)
@@ -338,9 +339,18 @@ func (s *Sim) replyJoin(p *process, a joinAnswer) {
 	})
 }
 
+// replySync answers p's SyncGroup. p reads the fast re-join mark from the
+// assignment's user data and hands the rest to its machine.
 func (s *Sim) replySync(p *process, gen int32, code member.ErrorCode, a assignment) {
 	s.reply(p, true, func() {
-		p.step(member.SyncResponse{Generation: gen, Err: code, Assigned: a.partitions, UserData: a.userData})
+		e, err := wire.DecodeRejoinEnvelope(a.userData)
+		if err != nil {
+			s.fail("member %s: assignment user data: %v", p.id(), err)
+		}
+		if e.Rejoin && code == member.None {
+			s.tracef("%s assignment marked for fast re-join", p.id())
+		}
+		p.step(member.SyncResponse{Generation: gen, Err: code, Assigned: a.partitions, UserData: e.UserData, Rejoin: e.Rejoin})
 	})
 }
 

@@ -246,6 +246,7 @@ func (s *Sim) execTopic(a *args) (string, error) {
 func (s *Sim) execMembers(cmd string, a *args) (string, error) {
 	crash := a.flag("crash")
 	static := a.flag("static")
+	noFast := a.flag("no-fast-rejoin")
 	on, off := a.flag("on"), a.flag("off")
 	if len(a.positional) != 1 {
 		return "", fmt.Errorf("groupsim: want one member list, got %q", a.positional)
@@ -258,7 +259,7 @@ func (s *Sim) execMembers(cmd string, a *args) (string, error) {
 	for _, name := range names {
 		switch cmd {
 		case "join":
-			err = s.Join(name, MemberConfig{Topics: a.list("topics"), Assignors: a.list("assignors"), Static: static})
+			err = s.Join(name, MemberConfig{Topics: a.list("topics"), Assignors: a.list("assignors"), Static: static, DisableFastRejoin: noFast})
 		case "leave":
 			err = s.Leave(name)
 		case "crash":

@@ -68,6 +68,14 @@ type MemberConfig struct {
 	Assignors []string
 	// Static makes the member static (KIP-345), with its name as instance ID.
 	Static bool
+	// DisableFastRejoin makes the member take no part in fast re-join, as
+	// Java's, sarama's and kgo's own members, and this module's adapters
+	// with their DisableFastRejoin, do: as leader it does not mark the
+	// assignments of a plan that withholds partitions, and as a member it
+	// ignores the mark, learning of the follow-up rebalance from its next
+	// heartbeat. Default false: it marks and honours (see package member,
+	// # Fast re-join).
+	DisableFastRejoin bool
 }
 
 // Sim is a deterministic, in-memory consumer group: one coordinator, the
@@ -240,10 +248,11 @@ func (s *Sim) unsettledReason() string {
 //
 // The other is the wire's: a partition the current generation's plan
 // withheld is handed over only when its claimant revokes it and rejoins
-// (the wire has no NEEDS_REJOIN). If every claimant was a static member
-// replaced by a new instance before it synced, nobody rejoins and the
-// partition is stranded until the next rebalance. Such partitions are
-// returned too.
+// (the released wire has no NEEDS_REJOIN), or a member honours the
+// leader's fast re-join mark. If every claimant was a static member
+// replaced by a new instance before it synced, and the members take no
+// part in fast re-join, nobody rejoins and the partition is stranded until
+// the next rebalance. Such partitions are returned too.
 func (s *Sim) checkComplete() (missed, stranded []partition) {
 	owners := s.owners()
 	skipped := false
