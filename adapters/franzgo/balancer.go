@@ -43,10 +43,19 @@ type Config struct {
 	// Logf receives one line for each thing the balancer works around
 	// rather than fails on: a member's undecodable metadata, an impossible
 	// claim, a duplicate or empty member ID, a balancer shared by two
-	// clients. Nil (the default) logs to the logger of the client the
-	// balancer is bound to (kgo.WithLogger) at kgo.LogLevelWarn, and
-	// discards the line while no client is bound.
+	// clients, a fast re-join it skips. Nil (the default) logs to the
+	// logger of the client the balancer is bound to (kgo.WithLogger) at
+	// kgo.LogLevelWarn, and discards the line while no client is bound.
 	Logf func(format string, args ...any)
+
+	// DisableFastRejoin turns fast re-join off for this member (see the
+	// package doc, # Fast re-join). As leader it then sends each member
+	// the assignor's own assignment user data, unmarked; as a member it
+	// ignores the mark, and rejoins for a follow-up round only when it
+	// revoked something or its heartbeat says the group is rebalancing.
+	// Default false: on. Java has no such property; its members ignore the
+	// mark.
+	DisableFastRejoin bool
 }
 
 // Balancer is an [assignor.Assignor] as a kgo.GroupBalancer. It also
@@ -61,12 +70,14 @@ type Config struct {
 //
 // Build one Balancer per client. kgo's member-side calls carry no client
 // identity: the generation an [assignor.AssignmentObserver] is told comes
-// from the bound client (kgo.Client.GroupMetadata), and an assignor with
+// from the bound client (kgo.Client.GroupMetadata), fast re-join makes the
+// bound client rejoin (see the package doc), and an assignor with
 // member-side state serves one member. The leader side keeps no state
 // between rebalances. A Balancer hooked into a second client while the
 // first is open logs it and, for as long as more than one client is
 // open, tells the observer [assignor.NoGeneration] rather than another
-// client's generation: kgo cannot fail NewClient from a hook, and the
+// client's generation and makes no client rejoin for a fast re-join mark:
+// kgo cannot fail NewClient from a hook, and the
 // balancer cannot tell which client a call comes from, so it degrades
 // rather than guesses. All methods are safe for concurrent use. Build
 // Balancers with [New] or [CooperativeSticky]; the zero value has no
@@ -80,6 +91,7 @@ type Balancer struct {
 	obs         assignor.AssignmentObserver           // nil if a has no such hook
 
 	clients clients
+	fast    fastRejoin
 }
 
 // Compile-time proof of what a Balancer implements.
@@ -119,6 +131,7 @@ func build(a assignor.Assignor, cfg Config) *Balancer {
 	b := &Balancer{a: a, cfg: cfg, name: a.Name(), cooperative: assignor.Supports(a, assignor.Cooperative)}
 	b.sub, _ = a.(assignor.SubscriptionUserDataAssignor)
 	b.obs, _ = a.(assignor.AssignmentObserver)
+	b.fast.force = (*kgo.Client).ForceRebalance
 	return b
 }
 

@@ -29,7 +29,7 @@ func (b *Balancer) OnNewClient(cl *kgo.Client) {
 	}
 	logger, _ := cl.OptValue(kgo.WithLogger).(kgo.Logger)
 	if n := b.clients.add(cl, logger); n == 2 {
-		b.logf("franzgo: %s: one balancer serves %d open clients; build one per client (while more than one is open, assignment observers see no generation)", b.name, n)
+		b.logf("franzgo: %s: one balancer serves %d open clients; build one per client (while more than one is open, assignment observers see no generation and fast re-join is off)", b.name, n)
 	}
 }
 

@@ -102,6 +102,47 @@
 // with the generation read from the bound client. See [Balancer] for why
 // each client needs its own.
 //
+// # Fast re-join
+//
+// A cooperative rebalance that moves partitions takes two rounds: the first
+// withholds what moves, its owners revoke it and rejoin at once, and the
+// second hands it over. That second round starts only when every member
+// has rejoined, and a member that revoked nothing learns of it from its
+// next heartbeat (kgo's cooperative members heartbeat 500 ms after a sync,
+// then every kgo.HeartbeatInterval; Java's and sarama's every 3 s). So, as
+// the KIP-429 design has it (step 2.6, NEEDS_REJOIN "for all the members"),
+// the leader marks every assignment of a plan that withholds partitions,
+// inside the assignment's user data (a wire.RejoinEnvelope around the
+// assignor's own; see cooperative.MarksRejoin), and a member of this
+// adapter whose assignment is marked rejoins at once: ParseSyncAssignment
+// calls kgo.Client.ForceRebalance on the bound client, a non-blocking send
+// that ends the session kgo is about to start. The mark changes only when
+// members rejoin, never what they are assigned. Java's, sarama's and kgo's
+// own members ignore assignment user data under cooperative-sticky, so a
+// mark costs them nothing, but one of them in the group makes the second
+// round wait for its heartbeat anyway.
+//
+// What it costs, in kgo v1.22.3 (pkg/kgo/consumer_group.go):
+//   - the forced end of the session cancels the offset fetch of the
+//     partitions the marked round added (revoke: s.cancelFetch, line
+//     1045); kgo keeps them in its fetching set and fetches them again in
+//     the next session (adjustCooperativeFetchOffsets, line 1897), so they
+//     start after the second round, one JoinGroup and SyncGroup later,
+//     instead of at once. Partitions the member already had go on being
+//     consumed throughout;
+//   - with kgo.BlockRebalanceOnPoll, the rejoin waits for
+//     kgo.Client.AllowRebalance, as any rebalance does (revoke calls
+//     waitAndAddRebalance first, line 1043);
+//   - OnPartitionsAssigned still runs before the rejoin (revoke waits for
+//     it, line 1042).
+//
+// A member rejoins for at most three marked assignments in a row
+// (member.MaxFastRejoins), so an inner assignor that withholds in every
+// round falls back to heartbeat pace. It does not rejoin when its balancer
+// is bound to no client or shared by several (it cannot tell which client
+// the call is for; logged once). [Config.DisableFastRejoin] turns it off,
+// as leader (no mark) and as member (the mark is ignored).
+//
 // # Mixed groups
 //
 // Members of this adapter, Java, sarama and kgo's own cooperative-sticky
@@ -127,7 +168,8 @@
 //
 // # KIPs
 //
-// KIP-429 (cooperative rebalancing: owned partitions, subscription v1),
+// KIP-429 (cooperative rebalancing: owned partitions, subscription v1;
+// the design's NEEDS_REJOIN, as fast re-join),
 // KIP-792 (generation in subscription v2), KIP-881 (racks, subscription v3),
 // KIP-345 and KIP-814 (static membership, and a restarted static leader).
 package franzgo

@@ -106,7 +106,10 @@ func ExampleBalancer_MemberBalancer() {
 
 // A member cannot take partitions by claiming a generation the group has
 // not reached: the claim is dropped, logged, and the member is treated as
-// new. The rebalance goes on.
+// new. The rebalance goes on. (honest's orders 1 and 3 are withheld for
+// liar's follow-up round, so the plan marks the assignments for fast
+// re-join; this balancer, bound to no client, logs that it cannot make a
+// client rejoin.)
 func ExampleConfig_logf() {
 	b, err := franzgo.New(cooperative.Wrap(sticky.New()), franzgo.Config{
 		Logf: func(format string, args ...any) { fmt.Printf("log: "+format+"\n", args...) },
@@ -121,6 +124,7 @@ func ExampleConfig_logf() {
 	})
 	// Output:
 	// log: franzgo: cooperative-sticky: member "liar" claims 4 partitions at generation 1048576, not below generation 5 being balanced into; its claims and user data are ignored
+	// log: franzgo: cooperative-sticky: fast re-join skipped: no single client bound (pass the balancer to kgo.WithHooks as well as kgo.Balancers, one balancer per client)
 	// generation 5: honest [orders[0 2]]
 	// generation 5: liar []
 }

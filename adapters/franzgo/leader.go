@@ -139,7 +139,7 @@ func (b *Balancer) syncAssignments(plan assignor.Plan, ids []string) syncAssignm
 		if !ok {
 			mp = assignor.MemberPlan{Member: id}
 		}
-		a := wire.Assignment{Version: 3, Partitions: assignor.NormalizeTopicPartitions(mp.Assigned), UserData: assignmentUserData(plan, mp)}
+		a := wire.Assignment{Version: 3, Partitions: assignor.NormalizeTopicPartitions(mp.Assigned), UserData: b.assignmentUserData(plan, mp)}
 		start := len(buf)
 		buf = a.AppendTo(buf)
 		out[i] = kmsg.NewSyncGroupRequestGroupAssignment()

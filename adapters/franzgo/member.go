@@ -56,18 +56,26 @@ func (b *Balancer) JoinGroupMetadata(topics []string, current map[string][]int32
 // from Java, sarama and kgo's own balancers all parse.
 //
 // If the assignor observes assignments ([assignor.AssignmentObserver]), it
-// is told the partitions, the assignor's part of the assignment user data,
-// and the generation from the bound client (see [Balancer]).
+// is told the partitions, its own assignment user data (without the fast
+// re-join envelope, [wire.RejoinEnvelope]), and the generation from the
+// bound client (see [Balancer]). A marked assignment then makes the bound
+// client rejoin at once (see the package doc, # Fast re-join).
 func (b *Balancer) ParseSyncAssignment(assignment []byte) (map[string][]int32, error) {
 	if len(assignment) == 0 {
 		b.observe(nil, nil)
+		b.rejoinIfMarked(false)
 		return map[string][]int32{}, nil
 	}
 	a, err := wire.DecodeAssignment(assignment)
 	if err != nil {
 		return nil, fmt.Errorf("franzgo: %s: %w", b.name, err)
 	}
-	b.observe(assignor.NormalizeTopicPartitions(a.Partitions), memberUserData(a.UserData))
+	e, err := wire.DecodeRejoinEnvelope(a.UserData)
+	if err != nil {
+		b.logf("franzgo: %s: assignment user data: %v; handed to the assignor as it is", b.name, err)
+	}
+	b.observe(assignor.NormalizeTopicPartitions(a.Partitions), e.UserData)
+	b.rejoinIfMarked(e.Rejoin)
 	if m := assignor.TopicPartitionsMap(a.Partitions); m != nil {
 		return m, nil
 	}

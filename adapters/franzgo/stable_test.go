@@ -174,3 +174,45 @@ func TestSamePlanSameBytes(t *testing.T) {
 		}
 	})
 }
+
+// The KIP-814 case with a plan that withholds: the fast re-join mark is a
+// function of the plan, so a restarted static leader whose own assignment
+// the recomputed plan leaves as it was recomputes the same marked bytes.
+// c leads; d joins in generation 3, and a and b each give up a partition
+// for it (withheld: the plan is marked); then c restarts as c-2.
+func TestRestartedStaticLeaderRecomputesTheSameMarkedBytes(t *testing.T) {
+	topics := []string{"t", "u"}
+	cnt := counts("t", 7, "u", 3)
+	metaOf := func(owned map[string][]int32, gen int32) []byte {
+		return CooperativeSticky().JoinGroupMetadata(topics, owned, gen)
+	}
+	owned := map[string]map[string][]int32{} // after generation 2
+	join := func(gen int32, ids ...string) []kmsg.JoinGroupResponseMember {
+		var out []kmsg.JoinGroupResponseMember
+		for _, id := range ids {
+			out = append(out, static(member(id, metaOf(owned[id], gen-1)), id[:1]))
+		}
+		return kgoOrder(out)
+	}
+	for gen := int32(1); gen <= 2; gen++ {
+		for _, sa := range balanceInto(t, CooperativeSticky(), gen, cnt, join(gen, "a-1", "b-1", "c-1")) {
+			a, _ := wire.DecodeAssignment(sa.MemberAssignment)
+			owned[sa.MemberID] = assignor.TopicPartitionsMap(a.Partitions)
+		}
+	}
+	stored := balanceInto(t, CooperativeSticky(), 3, cnt, join(3, "a-1", "b-1", "c-1", "d-1"))
+	restart := join(3, "a-1", "b-1", "d-1")
+	restart = kgoOrder(append(restart, static(member("c-2", metaOf(nil, -1)), "c")))
+	recomputed := balanceInto(t, CooperativeSticky(), 3, cnt, restart)
+	kept, again := stored[2], recomputed[2] // c's, in instance order a, b, c, d
+	if kept.MemberID != "c-1" || again.MemberID != "c-2" {
+		t.Fatalf("instance order: %s, %s", kept.MemberID, again.MemberID)
+	}
+	a, _ := wire.DecodeAssignment(kept.MemberAssignment)
+	if e, err := wire.DecodeRejoinEnvelope(a.UserData); err != nil || !e.Rejoin || len(a.Partitions) == 0 {
+		t.Fatalf("the stored assignment %v (%v) is not a marked one with partitions: the test proves nothing", a, err)
+	}
+	if !bytes.Equal(again.MemberAssignment, kept.MemberAssignment) {
+		t.Fatalf("restarted leader computes\n%s\nthe broker kept\n%s", render(decoded(t, recomputed)), render(decoded(t, stored)))
+	}
+}
