@@ -88,6 +88,28 @@
 // from its own metadata; a franz-go leader reads neither for its sticky
 // balancers.
 //
+// # Fast re-join
+//
+// When a cooperative plan withholds partitions, the leader marks every
+// member's assignment user data (a wire.RejoinEnvelope around the
+// assignor's own; cooperative.MarksRejoin says when), so that members
+// running the franz-go adapter rejoin at once for the second round instead
+// of at their next heartbeat (the KIP-429 design's NEEDS_REJOIN, step 2.6).
+// Only cooperative assignors that build their members' subscription user
+// data are marked: for a strategy without a SubscriptionUserData hook,
+// sarama copies the assignment's user data into the member's next
+// subscription. A member of this adapter strips the envelope before the
+// assignor's OnAssignment sees its user data. [Config.DisableFastRejoin]
+// stops the marking.
+//
+// A sarama member cannot act on the mark: sarama v1.61.1 has no public way
+// to make a member rejoin (its consumerGroupSession.triggerRebalance is
+// unexported; ConsumerGroup and ConsumerGroupSession offer nothing that
+// rejoins). It learns of the second round from its next heartbeat, so the
+// recipe there is a shorter Consumer.Group.Heartbeat.Interval (it shortens
+// the first round's wait too), with Session.Timeout at least three times
+// as long; docs/sarama.md has the simulator's figures.
+//
 // # Mixed groups
 //
 // Members of this adapter, Java, franz-go and sarama's own cooperative-sticky

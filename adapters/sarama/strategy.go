@@ -10,6 +10,7 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
+	"github.com/kgroup/assignor/wire"
 )
 
 // ErrNilAssignor is returned by [New] when it is given no assignor.
@@ -42,9 +43,21 @@ type Config struct {
 	// Logf receives one line for each thing the strategy works around rather
 	// than fails on: a member's undecodable cooperative user data, a plan
 	// entry naming a member sarama did not send, a strategy shared by
-	// several members. Nil (the default) logs to sarama.Logger, which
-	// discards unless the application sets it.
+	// several members, an assignment's malformed fast re-join envelope. Nil
+	// (the default) logs to sarama.Logger, which discards unless the
+	// application sets it.
 	Logf func(format string, args ...any)
+
+	// DisableFastRejoin stops this member's leader from marking the
+	// assignments of a plan that withholds partitions for fast re-join
+	// (see the package doc, # Fast re-join). Default false: it marks, so
+	// that members running the franz-go adapter in the group rejoin at
+	// once; the mark costs nothing to members that ignore it. A sarama
+	// member cannot act on the mark itself: sarama v1.61 has no public way
+	// to make a member rejoin, so it learns of the second round from its
+	// next heartbeat either way (lower Consumer.Group.Heartbeat.Interval to
+	// shorten that wait). Java has no such property.
+	DisableFastRejoin bool
 }
 
 // Strategy is an [assignor.Assignor] as a sarama balance strategy. sarama
@@ -168,11 +181,14 @@ func (s *strategy) AssignmentData(memberID string, topics map[string][]int32, ge
 	return slices.Clone(s.assignmentData[memberID]), nil
 }
 
+// setAssignmentData keeps the assignment user data of plan for
+// AssignmentData: each member's own, marked for fast re-join when the plan
+// withholds partitions (cooperative.AssignmentUserData).
 func (s *strategy) setAssignmentData(plan assignor.Plan) {
 	data := make(map[string][]byte)
 	for _, mp := range plan.Members {
-		if mp.UserData != nil {
-			data[mp.Member] = mp.UserData
+		if ud := cooperative.AssignmentUserData(s.a, plan, mp, !s.cfg.DisableFastRejoin); ud != nil {
+			data[mp.Member] = ud
 		}
 	}
 	s.mu.Lock()
@@ -210,15 +226,29 @@ type observerStrategy struct {
 }
 
 // OnAssignment forwards the member's assignment to the assignor's
-// [assignor.AssignmentObserver] hook. sarama calls it on every member right
-// after a successful SyncGroup with a non-empty assignment, before it
-// reconciles claims: in cooperative mode, before revoked partitions' handlers
-// are stopped; in eager mode, after the previous session ended.
+// [assignor.AssignmentObserver] hook, with the assignor's own assignment
+// user data (without the fast re-join envelope). sarama calls it on every
+// member right after a successful SyncGroup with a non-empty assignment,
+// before it reconciles claims: in cooperative mode, before revoked
+// partitions' handlers are stopped; in eager mode, after the previous
+// session ended.
 func (s *observerStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignment, generationID int32) {
 	if assignment == nil {
 		return
 	}
-	s.obs.OnAssignment(assignor.TopicPartitionsFromMap(assignment.Topics), slices.Clone(assignment.UserData), generationID)
+	s.obs.OnAssignment(assignor.TopicPartitionsFromMap(assignment.Topics), s.ownUserData(assignment.UserData), generationID)
+}
+
+// ownUserData returns the assignor's own part of an assignment's user data:
+// all of it, or what a fast re-join envelope holds. A sarama member cannot
+// rejoin for the mark (see Config.DisableFastRejoin), so the mark itself is
+// dropped. The result is a copy.
+func (s *strategy) ownUserData(userData []byte) []byte {
+	e, err := wire.DecodeRejoinEnvelope(userData)
+	if err != nil {
+		s.logf("sarama: %q: assignment user data: %v; handed to the assignor as it is", s.a.Name(), err)
+	}
+	return e.UserData
 }
 
 // memberStrategy adds both member-side hooks for an assignor that supplies
@@ -276,6 +306,6 @@ func (s *memberStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignm
 	s.owned, s.generation = owned, generationID
 	s.stateMu.Unlock()
 	if s.obs != nil {
-		s.obs.OnAssignment(assignor.CloneTopicPartitions(owned), slices.Clone(assignment.UserData), generationID)
+		s.obs.OnAssignment(assignor.CloneTopicPartitions(owned), s.ownUserData(assignment.UserData), generationID)
 	}
 }
