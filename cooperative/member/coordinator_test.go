@@ -1,11 +1,8 @@
 package member
 
 import (
-	"slices"
 	"testing"
 	"time"
-
-	"github.com/kgroup/assignor"
 )
 
 // steps feeds evs to m and returns it.
@@ -29,56 +26,51 @@ var (
 // never stops for it (Java's AbstractCoordinator; see coordinatorError for
 // why not sarama's Retry.Max).
 func TestCoordinatorErrors(t *testing.T) {
-	tests := []struct {
-		name    string
-		rule    string
-		machine func() *Machine
-		event   Event
-		want    []string
-		phase   Phase
-		finding bool
-		gen     int32
-		owned   string
-	}{
+	runSteps(t, []stepCase{
 		{
-			name:    "join not coordinator",
-			rule:    "NOT_COORDINATOR on JoinGroup: look the coordinator up after a backoff, keep owned",
-			machine: func() *Machine { return joining(coop, 3, tp("t0", 0)) },
-			event:   notCoordinator,
-			want:    []string{"FindCoordinator after=100ms attempt=1"},
-			phase:   Joining, finding: true, gen: 3, owned: "t0[0]",
+			name:     "join not coordinator",
+			rule:     "NOT_COORDINATOR on JoinGroup: look the coordinator up after a backoff, keep owned",
+			machine:  func() *Machine { return joining(coop, 3, tp("t0", 0)) },
+			event:    notCoordinator,
+			want:     []string{"FindCoordinator after=100ms attempt=1"},
+			memberID: "m1",
+			phase:    Joining, finding: true, gen: 3, owned: "t0[0]",
 		},
 		{
-			name:    "join coordinator not available",
-			rule:    "COORDINATOR_NOT_AVAILABLE on JoinGroup: same as NOT_COORDINATOR",
-			machine: func() *Machine { return joining(eager, 3) },
-			event:   JoinResponse{Err: CoordinatorNotAvailable},
-			want:    []string{"FindCoordinator after=100ms attempt=1"},
-			phase:   Joining, finding: true, gen: 3, owned: "",
+			name:     "join coordinator not available",
+			rule:     "COORDINATOR_NOT_AVAILABLE on JoinGroup: same as NOT_COORDINATOR",
+			machine:  func() *Machine { return joining(eager, 3) },
+			event:    JoinResponse{Err: CoordinatorNotAvailable},
+			want:     []string{"FindCoordinator after=100ms attempt=1"},
+			memberID: "m1",
+			phase:    Joining, finding: true, gen: 3, owned: "",
 		},
 		{
-			name:    "join load in progress",
-			rule:    "COORDINATOR_LOAD_IN_PROGRESS on JoinGroup: the coordinator is right; rejoin after a backoff, claiming owned",
-			machine: func() *Machine { return joining(coop, 3, tp("t0", 0)) },
-			event:   JoinResponse{Err: CoordinatorLoadInProgress},
-			want:    []string{`SendJoin member="m1" owned=t0[0] gen=3 last=t0[0] after=100ms`},
-			phase:   Joining, gen: 3, owned: "t0[0]",
+			name:     "join load in progress",
+			rule:     "COORDINATOR_LOAD_IN_PROGRESS on JoinGroup: the coordinator is right; rejoin after a backoff, claiming owned",
+			machine:  func() *Machine { return joining(coop, 3, tp("t0", 0)) },
+			event:    JoinResponse{Err: CoordinatorLoadInProgress},
+			want:     []string{`SendJoin member="m1" owned=t0[0] gen=3 last=t0[0] after=100ms`},
+			memberID: "m1",
+			phase:    Joining, gen: 3, owned: "t0[0]",
 		},
 		{
-			name:    "found rejoins keeping owned",
-			rule:    "once the coordinator is found, the JoinGroup goes out, claiming owned with its generation",
-			machine: func() *Machine { return steps(joining(coop, 3, tp("t0", 0, 1)), notCoordinator) },
-			event:   found,
-			want:    []string{`SendJoin member="m1" owned=t0[0 1] gen=3 last=t0[0 1]`},
-			phase:   Joining, gen: 3, owned: "t0[0 1]",
+			name:     "found rejoins keeping owned",
+			rule:     "once the coordinator is found, the JoinGroup goes out, claiming owned with its generation",
+			machine:  func() *Machine { return steps(joining(coop, 3, tp("t0", 0, 1)), notCoordinator) },
+			event:    found,
+			want:     []string{`SendJoin member="m1" owned=t0[0 1] gen=3 last=t0[0 1]`},
+			memberID: "m1",
+			phase:    Joining, gen: 3, owned: "t0[0 1]",
 		},
 		{
-			name:    "not found looks again, longer",
-			rule:    "a failed lookup is retried with the backoff doubled",
-			machine: func() *Machine { return steps(joining(coop, 3, tp("t0", 0)), notCoordinator) },
-			event:   stillMissing,
-			want:    []string{"FindCoordinator after=200ms attempt=2"},
-			phase:   Joining, finding: true, gen: 3, owned: "t0[0]",
+			name:     "not found looks again, longer",
+			rule:     "a failed lookup is retried with the backoff doubled",
+			machine:  func() *Machine { return steps(joining(coop, 3, tp("t0", 0)), notCoordinator) },
+			event:    stillMissing,
+			want:     []string{"FindCoordinator after=200ms attempt=2"},
+			memberID: "m1",
+			phase:    Joining, finding: true, gen: 3, owned: "t0[0]",
 		},
 		{
 			name: "backoff is capped and retries never stop",
@@ -86,17 +78,19 @@ func TestCoordinatorErrors(t *testing.T) {
 			machine: func() *Machine {
 				return steps(joining(coop, 3, tp("t0", 0)), notCoordinator, stillMissing, stillMissing, stillMissing, stillMissing, stillMissing, stillMissing, stillMissing, stillMissing)
 			},
-			event: stillMissing,
-			want:  []string{"FindCoordinator after=1s attempt=10"},
-			phase: Joining, finding: true, gen: 3, owned: "t0[0]",
+			event:    stillMissing,
+			want:     []string{"FindCoordinator after=1s attempt=10"},
+			memberID: "m1",
+			phase:    Joining, finding: true, gen: 3, owned: "t0[0]",
 		},
 		{
-			name:    "join answer while finding ignored",
-			rule:    "no JoinGroup is in flight while the coordinator is looked up: a stray answer changes nothing",
-			machine: func() *Machine { return steps(joining(coop, 3, tp("t0", 0)), notCoordinator) },
-			event:   JoinResponse{MemberID: "m1", Generation: 4},
-			want:    []string{},
-			phase:   Joining, finding: true, gen: 3, owned: "t0[0]",
+			name:     "join answer while finding ignored",
+			rule:     "no JoinGroup is in flight while the coordinator is looked up: a stray answer changes nothing",
+			machine:  func() *Machine { return steps(joining(coop, 3, tp("t0", 0)), notCoordinator) },
+			event:    JoinResponse{MemberID: "m1", Generation: 4},
+			want:     []string{},
+			memberID: "m1",
+			phase:    Joining, finding: true, gen: 3, owned: "t0[0]",
 		},
 		{
 			name: "attempts reset after a successful join",
@@ -104,17 +98,19 @@ func TestCoordinatorErrors(t *testing.T) {
 			machine: func() *Machine {
 				return steps(joining(coop, 3, tp("t0", 0)), notCoordinator, stillMissing, found, JoinResponse{MemberID: "m1", Generation: 4})
 			},
-			event: SyncResponse{Generation: 4, Err: NotCoordinator},
-			want:  []string{"FindCoordinator after=100ms attempt=1"},
-			phase: Joining, finding: true, gen: 3, owned: "t0[0]",
+			event:    SyncResponse{Generation: 4, Err: NotCoordinator},
+			want:     []string{"FindCoordinator after=100ms attempt=1"},
+			memberID: "m1",
+			phase:    Joining, finding: true, gen: 3, owned: "t0[0]",
 		},
 		{
-			name:    "sync not coordinator rediscovers then rejoins",
-			rule:    "NOT_COORDINATOR on SyncGroup: look the coordinator up first, then rejoin keeping owned",
-			machine: func() *Machine { return syncing(coop, 3, tp("t0", 0)) },
-			event:   SyncResponse{Generation: 4, Err: NotCoordinator},
-			want:    []string{"FindCoordinator after=100ms attempt=1"},
-			phase:   Joining, finding: true, gen: 3, owned: "t0[0]",
+			name:     "sync not coordinator rediscovers then rejoins",
+			rule:     "NOT_COORDINATOR on SyncGroup: look the coordinator up first, then rejoin keeping owned",
+			machine:  func() *Machine { return syncing(coop, 3, tp("t0", 0)) },
+			event:    SyncResponse{Generation: 4, Err: NotCoordinator},
+			want:     []string{"FindCoordinator after=100ms attempt=1"},
+			memberID: "m1",
+			phase:    Joining, finding: true, gen: 3, owned: "t0[0]",
 		},
 		{
 			name: "sync rediscovery ends in a join",
@@ -122,41 +118,46 @@ func TestCoordinatorErrors(t *testing.T) {
 			machine: func() *Machine {
 				return steps(syncing(coop, 3, tp("t0", 0)), SyncResponse{Generation: 4, Err: CoordinatorNotAvailable})
 			},
-			event: found,
-			want:  []string{`SendJoin member="m1" owned=t0[0] gen=3 last=t0[0]`},
-			phase: Joining, gen: 3, owned: "t0[0]",
+			event:    found,
+			want:     []string{`SendJoin member="m1" owned=t0[0] gen=3 last=t0[0]`},
+			memberID: "m1",
+			phase:    Joining, gen: 3, owned: "t0[0]",
 		},
 		{
-			name:    "sync load in progress rejoins after a backoff",
-			rule:    "COORDINATOR_LOAD_IN_PROGRESS on SyncGroup: no lookup, rejoin after a backoff",
-			machine: func() *Machine { return syncing(coop, 3, tp("t0", 0)) },
-			event:   SyncResponse{Generation: 4, Err: CoordinatorLoadInProgress},
-			want:    []string{`SendJoin member="m1" owned=t0[0] gen=3 last=t0[0] after=100ms`},
-			phase:   Joining, gen: 3, owned: "t0[0]",
+			name:     "sync load in progress rejoins after a backoff",
+			rule:     "COORDINATOR_LOAD_IN_PROGRESS on SyncGroup: no lookup, rejoin after a backoff",
+			machine:  func() *Machine { return syncing(coop, 3, tp("t0", 0)) },
+			event:    SyncResponse{Generation: 4, Err: CoordinatorLoadInProgress},
+			want:     []string{`SendJoin member="m1" owned=t0[0] gen=3 last=t0[0] after=100ms`},
+			memberID: "m1",
+			phase:    Joining, gen: 3, owned: "t0[0]",
 		},
 		{
-			name:    "stable heartbeat not coordinator",
-			rule:    "NOT_COORDINATOR on a heartbeat while stable: look the coordinator up, do not rejoin (Java)",
-			machine: func() *Machine { return stable(coop, "", []string{"t0"}, 3, tp("t0", 0)) },
-			event:   HeartbeatResponse{Generation: 3, Err: NotCoordinator},
-			want:    []string{"FindCoordinator after=100ms attempt=1"},
-			phase:   Stable, finding: true, gen: 3, owned: "t0[0]",
+			name:     "stable heartbeat not coordinator",
+			rule:     "NOT_COORDINATOR on a heartbeat while stable: look the coordinator up, do not rejoin (Java)",
+			machine:  func() *Machine { return stable(coop, "", []string{"t0"}, 3, tp("t0", 0)) },
+			event:    HeartbeatResponse{Generation: 3, Err: NotCoordinator},
+			want:     []string{"FindCoordinator after=100ms attempt=1"},
+			memberID: "m1",
+			phase:    Stable, finding: true, gen: 3, owned: "t0[0]",
 		},
 		{
-			name:    "stable commit coordinator not available",
-			rule:    "COORDINATOR_NOT_AVAILABLE on a commit while stable: the same, even in eager mode (nothing revoked)",
-			machine: func() *Machine { return stable(eager, "", []string{"t0"}, 3, tp("t0", 0)) },
-			event:   CommitResponse{Generation: 3, Err: CoordinatorNotAvailable},
-			want:    []string{"FindCoordinator after=100ms attempt=1"},
-			phase:   Stable, finding: true, gen: 3, owned: "t0[0]",
+			name:     "stable commit coordinator not available",
+			rule:     "COORDINATOR_NOT_AVAILABLE on a commit while stable: the same, even in eager mode (nothing revoked)",
+			machine:  func() *Machine { return stable(eager, "", []string{"t0"}, 3, tp("t0", 0)) },
+			event:    CommitResponse{Generation: 3, Err: CoordinatorNotAvailable},
+			want:     []string{"FindCoordinator after=100ms attempt=1"},
+			memberID: "m1",
+			phase:    Stable, finding: true, gen: 3, owned: "t0[0]",
 		},
 		{
-			name:    "stable heartbeat load in progress",
-			rule:    "COORDINATOR_LOAD_IN_PROGRESS on a heartbeat: left to the next heartbeat",
-			machine: func() *Machine { return stable(coop, "", []string{"t0"}, 3, tp("t0", 0)) },
-			event:   HeartbeatResponse{Generation: 3, Err: CoordinatorLoadInProgress},
-			want:    []string{},
-			phase:   Stable, gen: 3, owned: "t0[0]",
+			name:     "stable heartbeat load in progress",
+			rule:     "COORDINATOR_LOAD_IN_PROGRESS on a heartbeat: left to the next heartbeat",
+			machine:  func() *Machine { return stable(coop, "", []string{"t0"}, 3, tp("t0", 0)) },
+			event:    HeartbeatResponse{Generation: 3, Err: CoordinatorLoadInProgress},
+			want:     []string{},
+			memberID: "m1",
+			phase:    Stable, gen: 3, owned: "t0[0]",
 		},
 		{
 			name: "stable found resumes",
@@ -164,9 +165,10 @@ func TestCoordinatorErrors(t *testing.T) {
 			machine: func() *Machine {
 				return steps(stable(coop, "", []string{"t0"}, 3, tp("t0", 0)), HeartbeatResponse{Generation: 3, Err: NotCoordinator})
 			},
-			event: found,
-			want:  []string{},
-			phase: Stable, gen: 3, owned: "t0[0]",
+			event:    found,
+			want:     []string{},
+			memberID: "m1",
+			phase:    Stable, gen: 3, owned: "t0[0]",
 		},
 		{
 			name: "heartbeat answer while finding ignored",
@@ -174,9 +176,10 @@ func TestCoordinatorErrors(t *testing.T) {
 			machine: func() *Machine {
 				return steps(stable(coop, "", []string{"t0"}, 3, tp("t0", 0)), HeartbeatResponse{Generation: 3, Err: NotCoordinator})
 			},
-			event: HeartbeatResponse{Generation: 3, Err: UnknownMemberID},
-			want:  []string{},
-			phase: Stable, finding: true, gen: 3, owned: "t0[0]",
+			event:    HeartbeatResponse{Generation: 3, Err: UnknownMemberID},
+			want:     []string{},
+			memberID: "m1",
+			phase:    Stable, finding: true, gen: 3, owned: "t0[0]",
 		},
 		{
 			name: "trigger while finding waits for the coordinator",
@@ -184,9 +187,10 @@ func TestCoordinatorErrors(t *testing.T) {
 			machine: func() *Machine {
 				return steps(stable(coop, "", []string{"t0", "t1"}, 3, tp("t0", 0), tp("t1", 1)), HeartbeatResponse{Generation: 3, Err: NotCoordinator})
 			},
-			event: SubscriptionChanged{Topics: []string{"t0"}},
-			want:  []string{"StopDelivery t1[1]", "OnRevoked t1[1]", "CommitOffsets t1[1] gen=3"},
-			phase: Joining, finding: true, gen: 3, owned: "t0[0]",
+			event:    SubscriptionChanged{Topics: []string{"t0"}},
+			want:     []string{"StopDelivery t1[1]", "OnRevoked t1[1]", "CommitOffsets t1[1] gen=3"},
+			memberID: "m1",
+			phase:    Joining, finding: true, gen: 3, owned: "t0[0]",
 		},
 		{
 			name: "leave while finding",
@@ -194,33 +198,21 @@ func TestCoordinatorErrors(t *testing.T) {
 			machine: func() *Machine {
 				return steps(stable(coop, "", []string{"t0"}, 3, tp("t0", 0)), HeartbeatResponse{Generation: 3, Err: NotCoordinator})
 			},
-			event: Leave{},
-			want:  []string{"StopDelivery t0[0]", "OnRevoked t0[0]", "CommitOffsets t0[0] gen=3", `SendLeave member="m1"`, "Stop"},
-			phase: Stopped, finding: true, gen: 3, owned: "",
+			event:    Leave{},
+			want:     []string{"StopDelivery t0[0]", "OnRevoked t0[0]", "CommitOffsets t0[0] gen=3", `SendLeave member="m1"`, "Stop"},
+			memberID: "m1",
+			phase:    Stopped, finding: true, gen: 3, owned: "",
 		},
 		{
-			name:    "found answer nobody waits for ignored",
-			rule:    "a FindCoordinator answer without a FindCoordinator action does nothing",
-			machine: func() *Machine { return stable(coop, "", []string{"t0"}, 3, tp("t0", 0)) },
-			event:   found,
-			want:    []string{},
-			phase:   Stable, gen: 3, owned: "t0[0]",
+			name:     "found answer nobody waits for ignored",
+			rule:     "a FindCoordinator answer without a FindCoordinator action does nothing",
+			machine:  func() *Machine { return stable(coop, "", []string{"t0"}, 3, tp("t0", 0)) },
+			event:    found,
+			want:     []string{},
+			memberID: "m1",
+			phase:    Stable, gen: 3, owned: "t0[0]",
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := tt.machine()
-			got := render(m.Step(tt.event))
-			if !slices.Equal(got, tt.want) {
-				t.Fatalf("%s\nactions:\n got %q\nwant %q", tt.rule, got, tt.want)
-			}
-			if m.Phase() != tt.phase || m.FindingCoordinator() != tt.finding || m.Generation() != tt.gen || assignor.FormatTopicPartitions(m.Owned()) != tt.owned {
-				t.Fatalf("%s\nstate: got phase=%v finding=%v gen=%d owned=%q, want phase=%v finding=%v gen=%d owned=%q",
-					tt.rule, m.Phase(), m.FindingCoordinator(), m.Generation(), assignor.FormatTopicPartitions(m.Owned()),
-					tt.phase, tt.finding, tt.gen, tt.owned)
-			}
-		})
-	}
+	})
 }
 
 // TestRetryBackoffConfig pins Config.RetryBackoff and RetryBackoffMax: the

@@ -28,19 +28,14 @@ func rounds(m *Machine, marked ...bool) *Machine {
 // rejoined MaxFastRejoins times in a row for marks.
 func TestFastRejoin(t *testing.T) {
 	rejoin := `SendJoin member="m1" owned=t0[0] gen=4 last=t0[0]`
-	tests := []struct {
-		name    string
-		rule    string
-		machine func() *Machine
-		event   Event
-		want    []string
-	}{
+	runSteps(t, []stepCase{
 		{
 			name:    "marked assignment rejoins at once",
 			rule:    "a marked assignment makes a cooperative member rejoin right after the assigned callback, claiming what it owns",
 			machine: func() *Machine { return syncing(coop, 3, tp("t0", 0)) },
 			event:   SyncResponse{Generation: 4, Assigned: set(tp("t0", 0)), Rejoin: true},
 			want:    []string{"OnAssignment t0[0] gen=4", "OnAssigned []", rejoin},
+			phase:   Joining, memberID: "m1", gen: 4, owned: "t0[0]",
 		},
 		{
 			name:    "unmarked assignment settles",
@@ -48,6 +43,7 @@ func TestFastRejoin(t *testing.T) {
 			machine: func() *Machine { return syncing(coop, 3, tp("t0", 0)) },
 			event:   SyncResponse{Generation: 4, Assigned: set(tp("t0", 0))},
 			want:    []string{"OnAssignment t0[0] gen=4", "OnAssigned []"},
+			phase:   Stable, memberID: "m1", gen: 4, owned: "t0[0]",
 		},
 		{
 			name:    "revoking and marked rejoins once",
@@ -56,6 +52,7 @@ func TestFastRejoin(t *testing.T) {
 			event:   SyncResponse{Generation: 4, Assigned: set(tp("t0", 0)), Rejoin: true},
 			want: []string{"StopDelivery t0[1]", "OnRevoked t0[1]", "CommitOffsets t0[1] gen=3",
 				"OnAssignment t0[0] gen=4", "OnAssigned []", rejoin},
+			phase: Joining, memberID: "m1", gen: 4, owned: "t0[0]",
 		},
 		{
 			name: "disabled ignores the mark",
@@ -68,6 +65,7 @@ func TestFastRejoin(t *testing.T) {
 			},
 			event: SyncResponse{Generation: 4, Assigned: set(tp("t0", 0)), Rejoin: true},
 			want:  []string{"OnAssignment t0[0] gen=4", "OnAssigned []"},
+			phase: Stable, memberID: "m1", gen: 4, owned: "t0[0]",
 		},
 		{
 			name: "eager ignores the mark",
@@ -77,6 +75,7 @@ func TestFastRejoin(t *testing.T) {
 			},
 			event: SyncResponse{Generation: 4, Assigned: set(tp("t0", 0)), Rejoin: true},
 			want:  []string{"OnAssignment t0[0] gen=4", "OnAssigned t0[0]", "StartDelivery t0[0]"},
+			phase: Stable, memberID: "m1", gen: 4, owned: "t0[0]",
 		},
 		{
 			name: "the guard stops after MaxFastRejoins marks in a row",
@@ -86,6 +85,7 @@ func TestFastRejoin(t *testing.T) {
 			},
 			event: SyncResponse{Generation: 4, Assigned: set(tp("t0", 0)), Rejoin: true},
 			want:  []string{"OnAssignment t0[0] gen=4", "OnAssigned []"},
+			phase: Stable, memberID: "m1", gen: 4, owned: "t0[0]",
 		},
 		{
 			name: "an unmarked assignment resets the guard",
@@ -95,19 +95,9 @@ func TestFastRejoin(t *testing.T) {
 			},
 			event: SyncResponse{Generation: 4, Assigned: set(tp("t0", 0)), Rejoin: true},
 			want:  []string{"OnAssignment t0[0] gen=4", "OnAssigned []", rejoin},
+			phase: Joining, memberID: "m1", gen: 4, owned: "t0[0]",
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := tt.machine()
-			if m.Phase() != Syncing || m.joined != 4 {
-				t.Fatalf("setup: phase %v joined %d, want syncing generation 4", m.Phase(), m.joined)
-			}
-			if got := render(m.Step(tt.event)); !slices.Equal(got, tt.want) {
-				t.Fatalf("%s\nactions:\n got %q\nwant %q", tt.rule, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestFastRejoinGuard(t *testing.T) {

@@ -53,20 +53,51 @@ const (
 	coop  = assignor.Cooperative
 )
 
+// stepCase is one row of the step tables: a machine, one event, the
+// actions it must cause in order, and the state it must leave.
+type stepCase struct {
+	name      string
+	rule      string // what the row pins
+	machine   func() *Machine
+	event     Event
+	want      []string
+	phase     Phase
+	memberID  string
+	gen       int32
+	owned     string
+	stopError error // the Stop action's cause, if the row stops the member
+	finding   bool  // FindingCoordinator afterwards
+}
+
+// runSteps runs each row on a fresh machine.
+func runSteps(t *testing.T, tests []stepCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := tt.machine()
+			acts := m.Step(tt.event)
+			got := render(acts)
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("%s\nactions:\n got %q\nwant %q", tt.rule, got, tt.want)
+			}
+			if m.Phase() != tt.phase || m.MemberID() != tt.memberID || m.Generation() != tt.gen || assignor.FormatTopicPartitions(m.Owned()) != tt.owned || m.FindingCoordinator() != tt.finding {
+				t.Fatalf("%s\nstate: got phase=%v member=%q gen=%d owned=%q finding=%v, want phase=%v member=%q gen=%d owned=%q finding=%v",
+					tt.rule, m.Phase(), m.MemberID(), m.Generation(), assignor.FormatTopicPartitions(m.Owned()), m.FindingCoordinator(),
+					tt.phase, tt.memberID, tt.gen, tt.owned, tt.finding)
+			}
+			if tt.stopError != nil {
+				stop, ok := acts[len(acts)-1].(Stop)
+				var se *StopError
+				if !ok || !errors.Is(stop.Err, tt.stopError) || !errors.As(stop.Err, &se) {
+					t.Fatalf("%s: last action %v, want Stop wrapping %v in a *StopError", tt.rule, acts[len(acts)-1], tt.stopError)
+				}
+			}
+		})
+	}
+}
+
 func TestStep(t *testing.T) {
-	tests := []struct {
-		name      string
-		rule      string
-		machine   func() *Machine
-		event     Event
-		want      []string
-		phase     Phase
-		memberID  string
-		gen       int32
-		owned     string
-		stopError error
-		finding   bool
-	}{
+	runSteps(t, []stepCase{
 		{
 			name:    "first join",
 			rule:    "Start sends a JoinGroup without an ID, claims or generation",
@@ -346,32 +377,7 @@ func TestStep(t *testing.T) {
 				`Stop: member: join rejected by the coordinator: "m1" generation 3: INCONSISTENT_GROUP_PROTOCOL`},
 			phase: Stopped, memberID: "m1", gen: -1, stopError: ErrJoinRejected,
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := tt.machine()
-			acts := m.Step(tt.event)
-			got := render(acts)
-			if !slices.Equal(got, tt.want) {
-				t.Fatalf("%s\nactions:\n got %q\nwant %q", tt.rule, got, tt.want)
-			}
-			if m.Phase() != tt.phase || m.MemberID() != tt.memberID || m.Generation() != tt.gen || assignor.FormatTopicPartitions(m.Owned()) != tt.owned {
-				t.Fatalf("%s\nstate: got phase=%v member=%q gen=%d owned=%q, want phase=%v member=%q gen=%d owned=%q",
-					tt.rule, m.Phase(), m.MemberID(), m.Generation(), assignor.FormatTopicPartitions(m.Owned()),
-					tt.phase, tt.memberID, tt.gen, tt.owned)
-			}
-			if m.FindingCoordinator() != tt.finding {
-				t.Fatalf("%s\nFindingCoordinator() = %v, want %v", tt.rule, m.FindingCoordinator(), tt.finding)
-			}
-			if tt.stopError != nil {
-				stop, ok := acts[len(acts)-1].(Stop)
-				var se *StopError
-				if !ok || !errors.Is(stop.Err, tt.stopError) || !errors.As(stop.Err, &se) {
-					t.Fatalf("%s: last action %v, want Stop wrapping %v in a *StopError", tt.rule, acts[len(acts)-1], tt.stopError)
-				}
-			}
-		})
-	}
+	})
 }
 
 // TestActionsDoNotAlias pins the contract that actions never alias the
