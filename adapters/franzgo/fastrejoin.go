@@ -43,10 +43,11 @@ type fastRejoin struct {
 // makes the bound client rejoin at once (kgo.Client.ForceRebalance: a
 // non-blocking send that ends the session kgo is about to start; see the
 // package doc for what that costs), unless fast re-join is off, the
-// protocol is eager, [cmember.MaxFastRejoins] marked assignments came in a
-// row (an inner assignor that withholds in every round: the member then
-// waits for its heartbeat), or no single client is bound (a balancer
-// shared by several clients cannot tell which one the call is for).
+// protocol is eager, more than [cmember.MaxFastRejoins] marked assignments
+// came in a row (an inner assignor that withholds in every round: the
+// member then waits for its heartbeat), or no single client is bound (a
+// balancer shared by several clients cannot tell which one the call is
+// for).
 func (b *Balancer) rejoinIfMarked(marked bool) {
 	if !b.cooperative || b.cfg.DisableFastRejoin {
 		return
