@@ -17,6 +17,7 @@ var (
 	ErrEmptyTopicName  = errors.New("assignor: empty topic name")
 	ErrDuplicateTopic  = errors.New("assignor: duplicate topic in metadata")
 	ErrReplicaRacks    = errors.New("assignor: replica racks do not match the partitions")
+	ErrWeights         = errors.New("assignor: weights do not match the partitions, or one is below UnknownWeight")
 )
 
 // Plan violations, returned (wrapped in a [*PartitionError] or
@@ -124,6 +125,7 @@ var ruleErrors = [...]error{
 	dense.EmptyTopicName:       ErrEmptyTopicName,
 	dense.DuplicateTopic:       ErrDuplicateTopic,
 	dense.ReplicaRacksMismatch: ErrReplicaRacks,
+	dense.BadWeights:           ErrWeights,
 	dense.AssignedTwice:        ErrAssignedTwice,
 	dense.NotSubscribed:        ErrNotSubscribed,
 	dense.UnknownMember:        ErrUnknownMember,
@@ -157,7 +159,7 @@ func violationError(ix *dense.Index, v dense.Violation) error {
 		member = ix.Members[v.Member].ID
 	}
 	switch v.Rule {
-	case dense.EmptyTopicName, dense.DuplicateTopic, dense.ReplicaRacksMismatch:
+	case dense.EmptyTopicName, dense.DuplicateTopic, dense.ReplicaRacksMismatch, dense.BadWeights:
 		return &TopicError{Topic: v.Topic, Err: err}
 	case dense.EmptyMemberID, dense.DuplicateMember, dense.UnknownMember, dense.DuplicateEntry, dense.MissingMember:
 		return &MemberError{Member: member, Err: err}

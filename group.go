@@ -61,7 +61,18 @@ type Topic struct {
 	// replicas (KIP-881). Nil when racks are unknown; when set, it has one
 	// entry per partition.
 	ReplicaRacks [][]string
+	// Weights optionally gives, for Partitions[i], how much work the
+	// partition is (in the application's unit: records/s, bytes/s, lag…;
+	// 0 for an idle partition), or [UnknownWeight]. Nil when no weight is
+	// known; when set, it has one entry per partition. Only load-aware
+	// assignors (package weighted) read it; the others ignore it.
+	Weights []int64
 }
+
+// UnknownWeight is the weight of a partition whose load is not known; a
+// load-aware assignor gives it a default (package weighted documents its
+// own). Any other negative weight is an error ([ErrWeights]).
+const UnknownWeight int64 = -1
 
 // TopicPartitions names some partitions of one topic.
 type TopicPartitions struct {
@@ -113,6 +124,7 @@ func (g Group) Clone() Group {
 			}
 			t.ReplicaRacks = racks
 		}
+		t.Weights = slices.Clone(t.Weights)
 		out.Topics[i] = t
 	}
 	return out

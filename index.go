@@ -73,7 +73,8 @@ type Index struct {
 // assigned at all: an empty or duplicate member ID ([*MemberError] with
 // [ErrEmptyMemberID] or [ErrDuplicateMember]), an empty or duplicate topic
 // name, or replica racks that do not match the partitions ([*TopicError]
-// with [ErrEmptyTopicName], [ErrDuplicateTopic] or [ErrReplicaRacks]).
+// with [ErrEmptyTopicName], [ErrDuplicateTopic], [ErrReplicaRacks] or
+// [ErrWeights]).
 func NewIndex(g Group) (*Index, error) {
 	b := IndexBuilder{members: g.Members, owned: make([]iter.Seq2[string, []int32], len(g.Members))}
 	for _, t := range g.Topics {
@@ -112,7 +113,7 @@ func (ix *Index) MemberNumber(id string) (int32, bool) { return ix.d.MemberNumbe
 func (ix *Index) NumTopics() int { return len(ix.d.Topics) }
 
 // Topic returns topic t with its partitions sorted and deduplicated (and
-// its replica racks permuted to match).
+// its replica racks and weights permuted to match).
 func (ix *Index) Topic(t int32) Topic { return Topic(ix.d.Topics[t]) }
 
 // TopicNumber returns the number of the topic named name.

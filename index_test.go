@@ -49,6 +49,8 @@ func TestNewIndexErrors(t *testing.T) {
 		{"duplicate member ID", assignor.Group{Members: []assignor.Member{{ID: "b"}, {ID: "a"}, {ID: "b"}}}, assignor.ErrDuplicateMember, "b", ""},
 		{"empty topic name", assignor.Group{Topics: []assignor.Topic{{Name: ""}}}, assignor.ErrEmptyTopicName, "", ""},
 		{"duplicate topic", assignor.Group{Topics: []assignor.Topic{{Name: "t0"}, {Name: "t1"}, {Name: "t0", Partitions: []int32{1}}}}, assignor.ErrDuplicateTopic, "", "t0"},
+		{"weights that do not match the partitions", assignor.Group{Topics: []assignor.Topic{{Name: "t0", Partitions: assignor.Partitions(2), Weights: []int64{5}}}}, assignor.ErrWeights, "", "t0"},
+		{"a weight below UnknownWeight", assignor.Group{Topics: []assignor.Topic{{Name: "t0", Partitions: assignor.Partitions(2), Weights: []int64{5, -2}}}}, assignor.ErrWeights, "", "t0"},
 		{"replica racks that do not match the partitions", assignor.Group{Topics: []assignor.Topic{{Name: "t0", Partitions: assignor.Partitions(2), ReplicaRacks: [][]string{{"r"}}}}}, assignor.ErrReplicaRacks, "", "t0"},
 	}
 	for _, tt := range tests {
@@ -91,7 +93,7 @@ func TestGroupClone(t *testing.T) {
 				{ID: "a", InstanceID: "i", Rack: "r", Topics: []string{"t0"}, Generation: 3, Owned: []assignor.TopicPartitions{tp("t0", 1, 2)}, UserData: []byte{1}},
 				{ID: "b", Topics: []string{}, Owned: []assignor.TopicPartitions{}, UserData: []byte{}},
 			},
-			Topics: []assignor.Topic{{Name: "t0", Partitions: []int32{0, 1, 2}, ReplicaRacks: [][]string{{"r"}, nil, {}}}, {Name: "t1"}},
+			Topics: []assignor.Topic{{Name: "t0", Partitions: []int32{0, 1, 2}, ReplicaRacks: [][]string{{"r"}, nil, {}}, Weights: []int64{7, 0, assignor.UnknownWeight}}, {Name: "t1"}},
 		},
 	}
 	for i, g := range groups {
@@ -107,8 +109,9 @@ func TestGroupClone(t *testing.T) {
 		c.Members[0].UserData[0] = 9
 		c.Topics[0].Partitions[0] = 9
 		c.Topics[0].ReplicaRacks[0][0] = "x"
+		c.Topics[0].Weights[0] = 9
 		if g.Members[0].Topics[0] != "t0" || g.Members[0].Owned[0].Partitions[0] != 1 || g.Members[0].UserData[0] != 1 ||
-			g.Topics[0].Partitions[0] != 0 || g.Topics[0].ReplicaRacks[0][0] != "r" {
+			g.Topics[0].Partitions[0] != 0 || g.Topics[0].ReplicaRacks[0][0] != "r" || g.Topics[0].Weights[0] != 7 {
 			t.Errorf("group %d: changing the clone changed the original", i)
 		}
 	}

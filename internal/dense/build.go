@@ -57,7 +57,8 @@ func (b *Builder) AddMember(m Member, generation int32, claims int) {
 // fails, naming the culprit, for a group that cannot be assigned at all: an
 // empty or duplicate member ID ([EmptyMemberID], [DuplicateMember]), an
 // empty or duplicate topic name ([EmptyTopicName], [DuplicateTopic]), or
-// replica racks that do not match the partitions ([ReplicaRacksMismatch]).
+// replica racks that do not match the partitions ([ReplicaRacksMismatch]),
+// or bad weights ([BadWeights]).
 func (b *Builder) Organize() *Violation {
 	if v := b.organizeMembers(); v != nil {
 		return v
@@ -110,6 +111,8 @@ func (b *Builder) organizeTopics() *Violation {
 			rule = DuplicateTopic
 		case tp.ReplicaRacks != nil && len(tp.ReplicaRacks) != len(tp.Partitions):
 			rule = ReplicaRacksMismatch
+		case !validWeights(tp):
+			rule = BadWeights
 		}
 		if rule != 0 {
 			return &Violation{Rule: rule, Member: -1, Topic: tp.Name, Partition: -1, Generation: NoGeneration}
@@ -125,9 +128,18 @@ func (b *Builder) organizeTopics() *Violation {
 	return nil
 }
 
+// validWeights reports whether t's weights, if any, have one entry per
+// partition, none below -1 (unknown).
+func validWeights(t *Topic) bool {
+	if t.Weights == nil {
+		return true
+	}
+	return len(t.Weights) == len(t.Partitions) && !slices.ContainsFunc(t.Weights, func(w int64) bool { return w < -1 })
+}
+
 // normalizePartitions sorts and dedupes t's partitions, dropping negatives,
 // without touching the caller's slices unless they are already canonical.
-// The first listing of a duplicate keeps its replica racks.
+// The first listing of a duplicate keeps its replica racks and weight.
 func normalizePartitions(t *Topic) {
 	ps := t.Partitions
 	canonical := true
@@ -150,6 +162,10 @@ func normalizePartitions(t *Topic) {
 	if t.ReplicaRacks != nil {
 		racks = make([][]string, 0, len(ps))
 	}
+	var weights []int64
+	if t.Weights != nil {
+		weights = make([]int64, 0, len(ps))
+	}
 	for _, i := range order {
 		p := ps[i]
 		if p < 0 || (len(out) > 0 && out[len(out)-1] == p) {
@@ -159,8 +175,11 @@ func normalizePartitions(t *Topic) {
 		if racks != nil {
 			racks = append(racks, t.ReplicaRacks[i])
 		}
+		if weights != nil {
+			weights = append(weights, t.Weights[i])
+		}
 	}
-	t.Partitions, t.ReplicaRacks = out, racks
+	t.Partitions, t.ReplicaRacks, t.Weights = out, racks, weights
 }
 
 // resolveSubscriptions fills Subscriptions and Subscribers. Groups usually

@@ -76,6 +76,7 @@ type Topic struct {
 	Name         string
 	Partitions   []int32
 	ReplicaRacks [][]string
+	Weights      []int64
 }
 
 // Claim is one member's claim on one flat partition.

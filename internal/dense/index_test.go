@@ -241,6 +241,7 @@ func TestIndexMetadata(t *testing.T) {
 			Name:         "t0",
 			Partitions:   []int32{3, -1, 3, 0},
 			ReplicaRacks: [][]string{{"r3"}, {"rneg"}, {"r3dup"}, {"r0"}},
+			Weights:      []int64{30, -1, 31, 10},
 		}}}
 		ix := index(t, g)
 		if got := ix.Topics[0].Partitions; !slices.Equal(got, []int32{0, 3}) {
@@ -248,6 +249,9 @@ func TestIndexMetadata(t *testing.T) {
 		}
 		if got, want := ix.Topics[0].ReplicaRacks, [][]string{{"r0"}, {"r3"}}; !reflect.DeepEqual(got, want) {
 			t.Errorf("replica racks = %v, want %v (the first listing of a duplicate wins)", got, want)
+		}
+		if got, want := ix.Topics[0].Weights, []int64{10, 30}; !slices.Equal(got, want) {
+			t.Errorf("weights = %v, want %v (they follow their partitions)", got, want)
 		}
 		if ix.NumPartitions() != 2 {
 			t.Errorf("NumPartitions = %d, want 2", ix.NumPartitions())

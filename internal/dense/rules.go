@@ -4,7 +4,7 @@ package dense
 // to its public sentinel error.
 type Rule uint8
 
-// The rules. The first five make a group impossible to index; the rest are
+// The rules. The first six make a group impossible to index; the rest are
 // the plan rules.
 const (
 	EmptyMemberID Rule = iota + 1
@@ -12,6 +12,9 @@ const (
 	EmptyTopicName
 	DuplicateTopic
 	ReplicaRacksMismatch
+	// BadWeights: weights that do not match the partitions, or a weight
+	// below UnknownWeight (-1).
+	BadWeights
 
 	// AssignedTwice: a partition in the lists of two members (Member and
 	// Other).
