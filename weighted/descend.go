@@ -1,0 +1,146 @@
+package weighted
+
+// sweepPartners is how many of the lightest members each member tries in
+// a sweep (the heaviest member tries them all).
+const sweepPartners = 2
+
+// descend runs the search for the lowest heaviest load, then the lowest sum
+// of squares, from pl as it is, until no operation improves or the budget
+// runs out.
+//
+// The heaviest member a tries every lighter member b, lightest first, and
+// takes the best operation with the first b that has one: the d nearest
+// (load[a] − load[b])/2, which lowers the pair's larger load the most.
+// When a has none (it is stuck: no single move or swap lowers the heaviest
+// load), sweeps go down the other members, each trying the lightest few;
+// they lower the sum of squares, and may unstick a: after each, a tries
+// again with the two members that changed.
+func (sr *search) descend() {
+	stuck := false
+	for sr.budget > 0 {
+		if !stuck {
+			stuck = !sr.lowerTop()
+			continue
+		}
+		progress, unstuck := sr.sweep()
+		if !progress {
+			return
+		}
+		stuck = !unstuck
+	}
+}
+
+// lowerTop applies the best operation between the heaviest member and the
+// first lighter member that has one; it reports whether it found one.
+func (sr *search) lowerTop() bool {
+	a := sr.top()
+	if a < 0 {
+		return false
+	}
+	for i := 0; i < len(sr.byLoad) && sr.budget > 0; i++ {
+		b := sr.byLoad[i]
+		if sr.pl.load[b] >= sr.pl.load[a]-1 {
+			return false
+		}
+		if o, ok := sr.bestPair(a, b); ok {
+			sr.apply(o)
+			return true
+		}
+	}
+	return false
+}
+
+// sweep tries, for each member below the heaviest from the top down, the
+// lightest few members; it reports whether it applied an operation, and
+// whether one of them let the heaviest member improve.
+func (sr *search) sweep() (progress, unstuck bool) {
+	order := append([]int32(nil), sr.byLoad...)
+	for i := len(order) - 2; i >= 0 && sr.budget > 0; i-- {
+		a := order[i]
+		for j := 0; j < sweepPartners && j < len(sr.byLoad); j++ {
+			b := sr.byLoad[j]
+			if sr.pl.load[b] >= sr.pl.load[a]-1 {
+				break
+			}
+			o, ok := sr.bestPair(a, b)
+			if !ok {
+				continue
+			}
+			sr.apply(o)
+			progress = true
+			top := sr.top()
+			for _, m := range [2]int32{o.a, o.b} {
+				if m == top || sr.pl.load[m] >= sr.pl.load[top]-1 {
+					continue
+				}
+				if o, ok := sr.bestPair(top, m); ok {
+					sr.apply(o)
+					return true, true
+				}
+			}
+			break
+		}
+	}
+	return progress, false
+}
+
+// swapWindow is how many candidates on each side of the ideal one an
+// operation search looks at (more when it must keep racks, since the
+// nearest may lose a rack-local partition).
+func (sr *search) window() int {
+	if sr.rackSafe {
+		return 4
+	}
+	return 1
+}
+
+// bestPair returns the operation between a and a lighter b whose weight d
+// is nearest half their difference (so the larger of the two new loads is
+// the smallest), moves before swaps on a tie; false when none has
+// 0 < d < load[a] − load[b].
+func (sr *search) bestPair(a, b int32) (op, bool) {
+	pl := sr.pl
+	gap := pl.load[a] - pl.load[b]
+	if gap < 2 || !sr.lists(a, b) {
+		return op{}, false
+	}
+	half := gap / 2
+	var best op
+	bestValue := int64(0)
+	offer := func(x, y int32) {
+		d := pl.weight[x]
+		if y >= 0 {
+			d -= pl.weight[y]
+		}
+		if d <= 0 || d >= gap {
+			return
+		}
+		if v := min(d, gap-d); v > bestValue {
+			if o := (op{a, b, x, y, d}); sr.safe(o) {
+				best, bestValue = o, v
+			}
+		}
+	}
+	w := sr.window()
+	xs, ys := sr.xs, sr.ys
+	if sr.canMove(a, b) {
+		i := sr.firstAtMost(xs, half)
+		for k := max(0, i-w); k < min(len(xs), i+w); k++ {
+			offer(xs[k], -1)
+		}
+	}
+	j := 0
+	for _, x := range xs {
+		wx := pl.weight[x]
+		if bestValue == half || wx == 0 {
+			break
+		}
+		for j < len(ys) && pl.weight[ys[j]] > wx-half {
+			j++
+		}
+		for k := max(0, j-w); k < min(len(ys), j+w); k++ {
+			offer(x, ys[k])
+		}
+	}
+	return best, bestValue > 0
+}
