@@ -12,9 +12,11 @@ const sweepPartners = 2
 // takes the best operation with the first b that has one: the d nearest
 // (load[a] − load[b])/2, which lowers the pair's larger load the most.
 // When a has none (it is stuck: no single move or swap lowers the heaviest
-// load), sweeps go down the other members, each trying the lightest few;
-// they lower the sum of squares, and may unstick a: after each, a tries
-// again with the two members that changed.
+// load), sweeps go down the other members, each trying the lightest few
+// that are more than the tolerance band below it (closer pairs change the
+// squares by less than the band can tell); they lower the sum of squares,
+// and may unstick a: after each, a tries again with the two members that
+// changed.
 func (sr *search) descend() {
 	stuck := false
 	for sr.budget > 0 {
@@ -22,7 +24,7 @@ func (sr *search) descend() {
 			stuck = !sr.lowerTop()
 			continue
 		}
-		progress, unstuck := sr.sweep()
+		progress, unstuck := sr.sweep(max(1, sr.s.tolerance(sr.pl.load[sr.top()])))
 		if !progress {
 			return
 		}
@@ -32,17 +34,22 @@ func (sr *search) descend() {
 
 // lowerTop applies the best operation between the heaviest member and the
 // first lighter member that has one; it reports whether it found one.
+// Operations that lower the heaviest load by no more than a hundredth of
+// the tolerance band do not count (they cannot change a comparison within
+// the band, and a member holding one heavy partition and many light ones
+// could otherwise trade light ones one at a time).
 func (sr *search) lowerTop() bool {
 	a := sr.top()
 	if a < 0 {
 		return false
 	}
+	fine := sr.s.tolerance(sr.pl.load[a]) / 100
 	for i := 0; i < len(sr.byLoad) && sr.budget > 0; i++ {
 		b := sr.byLoad[i]
 		if sr.pl.load[b] >= sr.pl.load[a]-1 {
 			return false
 		}
-		if o, ok := sr.bestPair(a, b); ok {
+		if o, ok := sr.bestPair(a, b); ok && min(o.d, sr.pl.load[a]-sr.pl.load[b]-o.d) > fine {
 			sr.apply(o)
 			return true
 		}
@@ -51,15 +58,15 @@ func (sr *search) lowerTop() bool {
 }
 
 // sweep tries, for each member below the heaviest from the top down, the
-// lightest few members; it reports whether it applied an operation, and
+// lightest few members more than band below it; it reports whether it applied an operation, and
 // whether one of them let the heaviest member improve.
-func (sr *search) sweep() (progress, unstuck bool) {
+func (sr *search) sweep(band int64) (progress, unstuck bool) {
 	order := append([]int32(nil), sr.byLoad...)
 	for i := len(order) - 2; i >= 0 && sr.budget > 0; i-- {
 		a := order[i]
 		for j := 0; j < sweepPartners && j < len(sr.byLoad); j++ {
 			b := sr.byLoad[j]
-			if sr.pl.load[b] >= sr.pl.load[a]-1 {
+			if sr.pl.load[b] >= sr.pl.load[a]-band {
 				break
 			}
 			o, ok := sr.bestPair(a, b)

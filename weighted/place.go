@@ -5,12 +5,13 @@ import (
 	"slices"
 )
 
-// placementOrder returns the partitions of subscribed topics in placement
-// order: weighted ones by weight descending, then idle ones, each by
-// partition number ascending. It is the order of the held lists, so a plan
-// built by walking it appends at the end of every list. O(P) by radix sort
-// when every weight is below 2^32, O(P log P) otherwise.
-func (s *solver) placementOrder() []int32 {
+// placementOrder sets s.order to the partitions of subscribed topics in
+// placement order, and s.orderWeight to their weights: weighted ones by
+// weight descending, then idle ones, each by partition number ascending.
+// It is the order of the held lists, so a plan built by walking it appends
+// at the end of every list. O(P) by radix sort when every weight is below
+// 2^32, O(P log P) otherwise.
+func (s *solver) placementOrder() {
 	order := make([]int32, 0, len(s.weight))
 	var top int64
 	for p, w := range s.weight {
@@ -19,87 +20,126 @@ func (s *solver) placementOrder() []int32 {
 			top = max(top, w)
 		}
 	}
-	weighted := len(order)
+	s.weighted = len(order)
+	weights := make([]int64, s.weighted, cap(order))
 	if top < 1<<32 {
-		radixByWeight(order, s.weight)
+		radixByWeight(order, weights, s.weight)
 	} else {
 		slices.SortFunc(order, func(p, q int32) int {
 			return cmp.Or(cmp.Compare(s.weight[q], s.weight[p]), cmp.Compare(p, q))
 		})
+		for i, p := range order {
+			weights[i] = s.weight[p]
+		}
 	}
 	for p, w := range s.weight {
 		if w == 0 && s.partSet[p] >= 0 {
 			order = append(order, int32(p))
 		}
 	}
-	s.weighted = weighted
-	return order
+	s.order, s.orderWeight = order, weights[:len(order)]
 }
 
-// radixByWeight sorts parts (weights below 2^32) by weight descending, then
-// partition ascending: an LSD radix sort of 8-bit digits of the key
-// (^weight)<<32 | partition, skipping the digits all keys share.
-func radixByWeight(parts []int32, weight []int64) {
+// radixDigit is the radix sort's digit width in bits: three passes for
+// 32-bit weights.
+const radixDigit = 11
+
+// radixByWeight sorts parts, ascending, by weight (below 2^32) descending,
+// and fills weights alongside: an LSD radix sort of the digits of ^weight
+// that not all weights share. Stable, so equal weights stay in partition
+// order.
+func radixByWeight(parts []int32, weights, weight []int64) {
+	const digits, mask = (32 + radixDigit - 1) / radixDigit, 1<<radixDigit - 1
 	keys := make([]uint64, len(parts))
-	var and, or uint64 = ^uint64(0), 0
+	var counts [digits][1<<radixDigit + 1]int
 	for i, p := range parts {
 		k := uint64(^uint32(weight[p]))<<32 | uint64(uint32(p))
 		keys[i] = k
-		and &= k
-		or |= k
+		for d := range digits {
+			counts[d][k>>(32+d*radixDigit)&mask+1]++
+		}
 	}
 	buf := make([]uint64, len(parts))
-	for shift := uint(0); shift < 64; shift += 8 {
-		if (and^or)>>shift&0xff == 0 {
-			continue
+	for d := range digits {
+		shift, count := uint(32+d*radixDigit), &counts[d]
+		if slices.Contains(count[:], len(parts)) {
+			continue // every key has the same digit
 		}
-		var counts [257]int
-		for _, k := range keys {
-			counts[k>>shift&0xff+1]++
-		}
-		for d := 1; d < 257; d++ {
-			counts[d] += counts[d-1]
+		for i := 1; i < len(count); i++ {
+			count[i] += count[i-1]
 		}
 		for _, k := range keys {
-			d := k >> shift & 0xff
-			buf[counts[d]] = k
-			counts[d]++
+			digit := k >> shift & mask
+			buf[count[digit]] = k
+			count[digit]++
 		}
 		keys, buf = buf, keys
 	}
 	for i, k := range keys {
 		parts[i] = int32(uint32(k))
+		weights[i] = int64(^uint32(k >> 32))
 	}
 }
 
-// place gives each partition of pool (unheld, in placement order) a
-// member: weighted partitions by the longest-processing-time rule, each to
-// the least-loaded subscriber with room, idle ones to the subscriber with
-// the fewest partitions against its count-balanced low. When racks are in
-// play a partition goes to the least-loaded subscriber in one of its
-// replicas' racks instead if that one's load is within slack of the least
-// loaded (its count, for idle partitions, if that does not leave a member
-// below its minimum). A partition whose subscribers are all full goes to
-// the least loaded anyway, and repairCounts then fixes the counts.
+// place gives each partition of pool (unheld, in placement order, with
+// their weights alongside) a member: weighted partitions by the
+// longest-processing-time rule, each to the least-loaded subscriber with
+// room, idle ones to the subscriber with the fewest partitions against its
+// count-balanced low. When racks are in play a partition goes to the
+// least-loaded subscriber in one of its replicas' racks instead if that
+// one's load is within slack of the least loaded (its count, for idle
+// partitions, if that does not leave a member below its minimum). A
+// partition whose subscribers are all full goes to the least loaded anyway,
+// and repairCounts then fixes the counts.
+//
+// With one subscriber set, the lightest partitions are kept for the members
+// below their minimum count (those that took a heavy partition early and
+// were never the least loaded again): once the partitions left are no more
+// than the counts those members lack, each goes to the least loaded of
+// them. Example: weights 90 9 8 7 3 2 over two members with minimum 3: A
+// takes 90, B takes 9 8 7, and 3 and 2 (the last two) go to A: loads 95
+// and 24, where plain LPT followed by a repair would give A 90 and the
+// lightest of B's.
+//
 // O(N log M) for N partitions in the pool.
-func (s *solver) place(pl *plan, pool []int32, slack int64) {
-	split := slices.IndexFunc(pool, func(p int32) bool { return s.weight[p] == 0 })
-	if split < 0 {
-		split = len(pool)
+func (s *solver) place(pl *plan, pool []int32, weights []int64, slack int64) {
+	split, _ := slices.BinarySearchFunc(weights, 0, func(w int64, _ int) int {
+		if w > 0 {
+			return -1
+		}
+		return 1
+	})
+	h := s.newTrees(pl, nil)
+	var short *shortfall
+	if s.uniform {
+		short = s.newShortfall(pl)
 	}
-	h := s.newHeaps(pl, nil)
-	for _, p := range pool[:split] {
-		pl.add(p, s.pick(h, p, slack))
+	left := len(pool)
+	for i, p := range pool[:split] {
+		var m int32
+		if short != nil && left <= short.lacking {
+			m = short.take()
+		} else {
+			m = s.pick(h, p, slack)
+		}
+		if short != nil && pl.count[m] < s.minCount[m] {
+			short.lacking--
+		}
+		pl.addWeighted(p, m, weights[i])
+		left--
 	}
-	h = s.newHeaps(pl, s.low)
+	h = s.newTrees(pl, s.low)
 	for _, p := range pool[split:] {
-		pl.add(p, s.pick(h, p, 0))
+		pl.addWeighted(p, s.pick(h, p, 0), 0)
 	}
 }
 
 // pick chooses the member for partition p from the heaps; see place.
-func (s *solver) pick(h *memberHeaps, p int32, slack int64) int32 {
-	set := s.partSet[p]
+func (s *solver) pick(h *memberTrees, p int32, slack int64) int32 {
+	set := int32(0)
+	if !s.uniform {
+		set = s.partSet[p]
+	}
 	g := h.top(int(set))
 	if g < 0 {
 		return s.leastKey(h, set)
@@ -108,7 +148,7 @@ func (s *solver) pick(h *memberHeaps, p int32, slack int64) int32 {
 		return g
 	}
 	local := int32(-1)
-	from, to := h.rackHeaps(set)
+	from, to := h.rackTrees(set)
 	for j := from; j < to; j++ {
 		if !s.racks.has(p, h.rackOf[j]) {
 			continue
@@ -133,7 +173,7 @@ func (s *solver) pick(h *memberHeaps, p int32, slack int64) int32 {
 }
 
 // leastKey returns the member of set with the least key, full or not.
-func (s *solver) leastKey(h *memberHeaps, set int32) int32 {
+func (s *solver) leastKey(h *memberTrees, set int32) int32 {
 	best := int32(-1)
 	for _, m := range s.sets.members[set] {
 		if best < 0 || (heapEntry{h.key(m), m}).less(heapEntry{h.key(best), best}) {
@@ -141,4 +181,50 @@ func (s *solver) leastKey(h *memberHeaps, set int32) int32 {
 		}
 	}
 	return best
+}
+
+// shortfall keeps the members below their minimum count, with one
+// subscriber set; see place.
+type shortfall struct {
+	s       *solver
+	pl      *plan
+	lacking int         // partitions the members below their minimum lack
+	heap    []heapEntry // those members by load, built at the first take
+	built   bool
+}
+
+func (s *solver) newShortfall(pl *plan) *shortfall {
+	short := &shortfall{s: s, pl: pl}
+	for m, c := range pl.count {
+		short.lacking += int(max(0, s.minCount[m]-c))
+	}
+	return short
+}
+
+// take returns the least-loaded member below its minimum (there is one
+// while lacking > 0).
+func (short *shortfall) take() int32 {
+	pl, s := short.pl, short.s
+	if !short.built {
+		for m, c := range pl.count {
+			if c < s.minCount[m] {
+				short.heap = append(short.heap, heapEntry{pl.load[m], int32(m)})
+			}
+		}
+		short.heap = heapify(short.heap)
+		short.built = true
+	}
+	for {
+		top := &short.heap[0]
+		m := top.member
+		switch {
+		case pl.count[m] >= s.minCount[m]:
+			short.heap = popTop(short.heap)
+		case top.key != pl.load[m]:
+			top.key = pl.load[m]
+			siftDown(short.heap, 0)
+		default:
+			return m
+		}
+	}
 }

@@ -11,8 +11,11 @@ type plan struct {
 	load   []int64 // per member: the weight it holds
 	count  []int32 // per member: the partitions it holds
 	// held[m] is member m's partitions by weight descending, then
-	// partition ascending (the order placement deals them in).
+	// partition ascending (the order placement deals them in), and tail[m]
+	// the weight of its last (so that appending in that order reads no
+	// other partition's weight).
 	held [][]int32
+	tail []int64
 }
 
 // newPlan returns an empty plan, member m's list sized for capacity[m]
@@ -24,6 +27,7 @@ func newPlan(weight []int64, members int, capacity []int32) *plan {
 		load:   make([]int64, members),
 		count:  make([]int32, members),
 		held:   make([][]int32, members),
+		tail:   make([]int64, members),
 	}
 	for p := range pl.holder {
 		pl.holder[p] = -1
@@ -48,16 +52,20 @@ func (pl *plan) before(p, q int32) bool {
 }
 
 // add gives unheld partition p to member m.
-func (pl *plan) add(p, m int32) {
+func (pl *plan) add(p, m int32) { pl.addWeighted(p, m, pl.weight[p]) }
+
+// addWeighted is add for a partition of weight w.
+func (pl *plan) addWeighted(p, m int32, w int64) {
 	list := pl.held[m]
-	if n := len(list); n == 0 || pl.before(list[n-1], p) {
+	if n := len(list); n == 0 || w < pl.tail[m] || (w == pl.tail[m] && p > list[n-1]) {
 		pl.held[m] = append(list, p)
+		pl.tail[m] = w
 	} else {
 		i, _ := slices.BinarySearchFunc(list, p, pl.order)
 		pl.held[m] = slices.Insert(list, i, p)
 	}
 	pl.holder[p] = m
-	pl.load[m] += pl.weight[p]
+	pl.load[m] += w
 	pl.count[m]++
 }
 
@@ -78,6 +86,9 @@ func (pl *plan) remove(p int32) {
 	list := pl.held[m]
 	i, _ := slices.BinarySearchFunc(list, p, pl.order)
 	pl.held[m] = slices.Delete(list, i, i+1)
+	if n := len(list) - 1; i == n && n > 0 {
+		pl.tail[m] = pl.weight[list[n-1]]
+	}
 	pl.holder[p] = -1
 	pl.load[m] -= pl.weight[p]
 	pl.count[m]--
@@ -97,6 +108,7 @@ func (pl *plan) clone() *plan {
 		load:   slices.Clone(pl.load),
 		count:  slices.Clone(pl.count),
 		held:   make([][]int32, len(pl.held)),
+		tail:   slices.Clone(pl.tail),
 	}
 	var total int
 	for _, list := range pl.held {

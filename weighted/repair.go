@@ -1,9 +1,6 @@
 package weighted
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // repairer brings every member's count into [minCount, maxCount] after
 // placement. A member below its minimum takes a partition from the
@@ -21,14 +18,16 @@ type repairer struct {
 
 	slots  []int32 // per slot, partitions held; built when a chain is first needed
 	chains *chains
-	mark   []int32 // per set: stamp of the member whose sets are marked
-	stamp  int32
-	cands  []int32
+	mark      []int32 // per set: stamp of the member whose sets are marked
+	stamp     int32
+	seen      []int32 // per member: stamp of the gather that took it
+	seenStamp int32
+	heap      []heapEntry
 }
 
 // repairCounts runs the repairer on pl; see repairer.
 func (s *solver) repairCounts(pl *plan, goal []int64) {
-	r := &repairer{s: s, pl: pl, goal: goal, mark: make([]int32, len(s.sets.members))}
+	r := &repairer{s: s, pl: pl, goal: goal, mark: make([]int32, len(s.sets.members)), seen: make([]int32, s.members)}
 	for m := range int32(s.members) {
 		for pl.count[m] < s.minCount[m] {
 			if !r.fill(m) && !r.chainTo(m) {
@@ -54,87 +53,153 @@ func (r *repairer) markSets(m int32) int32 {
 	return r.stamp
 }
 
-// fill gives member d (below its minimum) a partition from the heaviest
-// member that can spare one of d's topics.
+// donorKey ranks donors, least first: members above their maximum, then
+// the heaviest, then by member number (in heapEntry).
+func (r *repairer) donorKey(u int32) int64 {
+	key := -r.pl.load[u]
+	if r.pl.count[u] > r.s.maxCount[u] {
+		key -= 1 << 62
+	}
+	return key
+}
+
+// receiverKey ranks receivers, least first: members below their minimum,
+// then the lightest.
+func (r *repairer) receiverKey(v int32) int64 {
+	key := r.pl.load[v]
+	if r.pl.count[v] < r.s.minCount[v] {
+		key -= 1 << 62
+	}
+	return key
+}
+
+// fill passes member d (below its minimum) partitions from the
+// best-ranked donors (see donorKey) that can spare one of d's topics, until
+// d reaches its minimum or no donor is left; it reports whether it passed
+// any. A donor's key only grows as it gives, so the heap re-keys lazily.
 func (r *repairer) fill(d int32) bool {
 	s, pl := r.s, r.pl
 	stamp := r.markSets(d)
-	r.cands = r.cands[:0]
-	for _, set := range s.sets.setsOf(d) {
-		for _, u := range s.sets.members[set] {
-			if u != d && pl.count[u] > s.minCount[u] {
-				r.cands = append(r.cands, u)
-			}
+	heap := r.gather(d, func(u int32) bool { return pl.count[u] > s.minCount[u] }, r.donorKey)
+	passed := false
+	for len(heap) > 0 && pl.count[d] < s.minCount[d] {
+		u := heap[0].member
+		if key := r.donorKey(u); pl.count[u] > s.minCount[u] && key != heap[0].key {
+			heap[0].key = key
+			siftDown(heap, 0)
+			continue
 		}
-	}
-	slices.Sort(r.cands)
-	r.cands = slices.Compact(r.cands)
-	slices.SortFunc(r.cands, func(u, v int32) int {
-		return cmp.Or(
-			-cmp.Compare(pl.count[u]-s.maxCount[u], pl.count[v]-s.maxCount[v]),
-			-cmp.Compare(pl.load[u], pl.load[v]),
-			cmp.Compare(u, v))
-	})
-	for _, u := range r.cands {
-		if p := r.choose(u, d, stamp); p >= 0 {
-			r.transfer(p, d)
-			return true
+		p := int32(-1)
+		if pl.count[u] > s.minCount[u] {
+			p = r.choose(u, d, stamp)
 		}
+		if p < 0 {
+			heap = popTop(heap)
+			continue
+		}
+		r.transfer(p, d)
+		passed = true
 	}
-	return false
+	return passed
 }
 
-// shed gives a partition of member u (above its maximum) to the
-// least-loaded subscriber with room.
+// shed passes partitions of member u (above its maximum) to the
+// best-ranked receivers (see receiverKey) with room, until u is down to its
+// maximum or no receiver is left; it reports whether it passed any.
 func (r *repairer) shed(u int32) bool {
 	s, pl := r.s, r.pl
-	r.cands = r.cands[:0]
-	for _, set := range s.sets.setsOf(u) {
-		for _, v := range s.sets.members[set] {
-			if v != u && pl.count[v] < s.maxCount[v] {
-				r.cands = append(r.cands, v)
+	heap := r.gather(u, func(v int32) bool { return pl.count[v] < s.maxCount[v] }, r.receiverKey)
+	passed := false
+	for len(heap) > 0 && pl.count[u] > s.maxCount[u] {
+		v := heap[0].member
+		if key := r.receiverKey(v); pl.count[v] < s.maxCount[v] && key != heap[0].key {
+			heap[0].key = key
+			siftDown(heap, 0)
+			continue
+		}
+		p := int32(-1)
+		if pl.count[v] < s.maxCount[v] {
+			p = r.choose(u, v, r.markSets(v))
+		}
+		if p < 0 {
+			heap = popTop(heap)
+			continue
+		}
+		r.transfer(p, v)
+		passed = true
+	}
+	return passed
+}
+
+// gather returns a heap, keyed by key, of the members other than m sharing
+// a set with m that ok accepts, each once.
+func (r *repairer) gather(m int32, ok func(int32) bool, key func(int32) int64) []heapEntry {
+	s := r.s
+	r.heap = r.heap[:0]
+	r.seenStamp++
+	r.seen[m] = r.seenStamp
+	for _, set := range s.sets.setsOf(m) {
+		for _, u := range s.sets.members[set] {
+			if r.seen[u] != r.seenStamp && ok(u) {
+				r.seen[u] = r.seenStamp
+				r.heap = append(r.heap, heapEntry{key(u), u})
 			}
 		}
 	}
-	slices.Sort(r.cands)
-	r.cands = slices.Compact(r.cands)
-	slices.SortFunc(r.cands, func(v, w int32) int {
-		return cmp.Or(
-			cmp.Compare(pl.count[v]-s.minCount[v], pl.count[w]-s.minCount[w]),
-			cmp.Compare(pl.load[v], pl.load[w]),
-			cmp.Compare(v, w))
-	})
-	for _, v := range r.cands {
-		stamp := r.markSets(v)
-		if p := r.choose(u, v, stamp); p >= 0 {
-			r.transfer(p, v)
-			return true
-		}
-	}
-	return false
+	return heapify(r.heap)
 }
 
 // choose returns the partition of member from, in a set stamped stamp,
 // to pass to member to: the fewest moves first (see moveCost), then the
-// weight nearest aim(from, to), then placement order; -1 if none.
+// weight nearest aim(from, to), then the earlier in held order; -1 if none.
+// Without owners it searches outwards from the aim, else it scans the list.
 func (r *repairer) choose(from, to, stamp int32) int32 {
-	s := r.s
+	s, list := r.s, r.pl.held[from]
 	target := r.aim(from, to)
-	best, bestCost, bestGap := int32(-1), 0, int64(0)
-	for _, p := range r.pl.held[from] {
-		if r.mark[s.partSet[p]] != stamp {
-			continue
-		}
-		c := s.moveCost(p, from, to)
-		g := s.weight[p] - target
-		if g < 0 {
-			g = -g
-		}
-		if best < 0 || c < bestCost || (c == bestCost && g < bestGap) {
-			best, bestCost, bestGap = p, c, g
+	eligible := func(i int) bool { return r.mark[s.partSet[list[i]]] == stamp }
+	distance := func(i int) int64 {
+		if g := s.weight[list[i]] - target; g > 0 {
+			return g
+		} else {
+			return -g
 		}
 	}
-	return best
+	if s.owner == nil {
+		i, _ := slices.BinarySearchFunc(list, target, func(p int32, w int64) int {
+			if s.weight[p] > w {
+				return -1
+			}
+			return 1
+		})
+		above, below := i-1, i
+		for above >= 0 && !eligible(above) {
+			above--
+		}
+		for below < len(list) && !eligible(below) {
+			below++
+		}
+		switch {
+		case above >= 0 && (below == len(list) || distance(above) <= distance(below)):
+			return list[above]
+		case below < len(list):
+			return list[below]
+		}
+		return -1
+	}
+	best, bestCost, bestDistance := -1, 0, int64(0)
+	for i, p := range list {
+		if !eligible(i) {
+			continue
+		}
+		c, g := s.moveCost(p, from, to), distance(i)
+		if best < 0 || c < bestCost || (c == bestCost && g < bestDistance) {
+			best, bestCost, bestDistance = i, c, g
+		}
+	}
+	if best < 0 {
+		return -1
+	}
+	return list[best]
 }
 
 // aim is the weight member to should get from member from: half their

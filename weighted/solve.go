@@ -33,8 +33,9 @@ type solver struct {
 	low                []int32 // per member: count-balanced low
 	minCount, maxCount []int32 // per member: the count constraint
 
-	order      []int32 // placement order of the subscribed partitions
-	weighted   int     // how many of order are weighted (come first)
+	order       []int32 // placement order of the subscribed partitions
+	orderWeight []int64 // their weights
+	weighted    int     // how many of order are weighted (come first)
 	lowerBound int64   // max(⌈total/active⌉, heaviest partition)
 }
 
@@ -54,11 +55,11 @@ func newSolver(g *group, cfg config) *solver {
 	s.normaliseOwners(g.owner)
 	s.countLimits()
 	s.racks = newRacks(g)
-	s.order = s.placementOrder()
+	s.placementOrder()
 	var total, heaviest int64
-	for _, p := range s.order[:s.weighted] {
-		total += s.weight[p]
-		heaviest = max(heaviest, s.weight[p])
+	for _, w := range s.orderWeight[:s.weighted] {
+		total += w
+		heaviest = max(heaviest, w)
 	}
 	if s.active > 0 {
 		s.lowerBound = max(heaviest, (total+int64(s.active)-1)/int64(s.active))
@@ -137,12 +138,12 @@ func (s *solver) run() []int32 {
 	if s.owner == nil {
 		return fresh.holder
 	}
-	keep, pool, complete := s.keep()
+	keep, pool, poolWeight, complete := s.keep()
 	if complete && keep.maxLoad() <= best.max+permille(best.max, s.cfg.marginPermille) {
 		return keep.holder
 	}
 	tol := s.tolerance(best.max)
-	s.place(keep, pool, tol)
+	s.place(keep, pool, poolWeight, tol)
 	s.repairCounts(keep, fresh.load)
 	squaresCap := best.squares.add(square(tol).times(int64(s.active)))
 	sr := s.newSearch(keep, s.budget())
@@ -162,7 +163,7 @@ func (s *solver) run() []int32 {
 // lost rack-local partitions to get them.
 func (s *solver) fresh() (*plan, score) {
 	pl := newPlan(s.weight, s.members, s.maxCount)
-	s.place(pl, s.order, s.tolerance(s.lowerBound))
+	s.place(pl, s.order, s.orderWeight, s.tolerance(s.lowerBound))
 	s.repairCounts(pl, nil)
 	sr := s.newSearch(pl, s.budget())
 	sr.rackSafe = s.racks != nil
@@ -189,11 +190,11 @@ func (s *solver) fresh() (*plan, score) {
 // none holding nothing where the count-balanced plan gives it something
 // (a member that joined): the group is the one the owners' plan was made
 // for.
-func (s *solver) keep() (pl *plan, pool []int32, complete bool) {
+func (s *solver) keep() (pl *plan, pool []int32, poolWeight []int64, complete bool) {
 	pl = newPlan(s.weight, s.members, s.maxCount)
-	for _, p := range s.order {
+	for i, p := range s.order {
 		if o := s.owner[p]; o >= 0 {
-			pl.add(p, o)
+			pl.addWeighted(p, o, s.orderWeight[i])
 		}
 	}
 	complete = true
@@ -206,12 +207,13 @@ func (s *solver) keep() (pl *plan, pool []int32, complete bool) {
 			complete = false
 		}
 	}
-	for _, p := range s.order {
+	for i, p := range s.order {
 		if pl.holder[p] < 0 {
 			pool = append(pool, p)
+			poolWeight = append(poolWeight, s.orderWeight[i])
 		}
 	}
-	return pl, pool, complete && len(pool) == 0
+	return pl, pool, poolWeight, complete && len(pool) == 0
 }
 
 // score is what the objective compares, in order.

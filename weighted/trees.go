@@ -1,0 +1,160 @@
+package weighted
+
+import (
+	"math"
+	"slices"
+)
+
+// memberTrees are what placement picks members from: a tournament over the
+// members of each subscriber set and, when racks are in play, one over the
+// members of each (set, member rack). A member competes while it has room
+// (count below its maximum). The key is the member's load, or, for placing
+// idle partitions, its count minus its count-balanced low; ties go to the
+// lower member number.
+//
+// Keys only grow while the trees are in use, so they are refreshed lazily:
+// a winner whose key is out of date is re-keyed and the tournament
+// replayed, and one whose member is full is retired there. A member is a
+// leaf of every tree of its sets, so a pick costs O(log k) for a set of k
+// members however often its members changed through other trees. (A
+// tournament rather than a heap: replaying a path compares two siblings
+// per level, with no early exit to mispredict, and placement does one
+// replay per partition.)
+type memberTrees struct {
+	pl       *plan
+	maxCount []int32
+	base     []int32 // non-nil: the key is count − base[m]; nil: load
+	trees    []tournament
+
+	// Per set s, its rack trees: rackOf[rackFrom[s]:rackFrom[s+1]] are the
+	// member racks of its members, ascending, and tree len(sets)+j belongs
+	// to entry j.
+	rackFrom []int32
+	rackOf   []int32
+}
+
+// retired is the key of a leaf that no longer competes.
+const retired = math.MaxInt64
+
+// tournament is a winner tree: leaves size..2·size−1 hold leaf numbers
+// 0..size−1 (leaf j is members[j], padding retired), and node i the winner
+// of nodes 2i and 2i+1: the lower key, the left one on a tie (the lower
+// member, as members ascend).
+type tournament struct {
+	members []int32
+	keys    []int64 // per leaf: the key it last competed with
+	win     []int32 // per node
+	size    int
+}
+
+func newTournament(members []int32, key func(m int32) int64) tournament {
+	size := 1
+	for size < len(members) {
+		size *= 2
+	}
+	t := tournament{members: members, keys: make([]int64, size), win: make([]int32, 2*size), size: size}
+	for j := range size {
+		t.win[size+j] = int32(j)
+		t.keys[j] = retired
+		if j < len(members) {
+			t.keys[j] = key(members[j])
+		}
+	}
+	for i := size - 1; i >= 1; i-- {
+		t.win[i] = t.winner(t.win[2*i], t.win[2*i+1])
+	}
+	return t
+}
+
+func (t *tournament) winner(a, b int32) int32 {
+	if t.keys[b] < t.keys[a] {
+		return b
+	}
+	return a
+}
+
+// set gives leaf j key k and replays its path.
+func (t *tournament) set(j int32, k int64) {
+	t.keys[j] = k
+	for i := (int(j) + t.size) >> 1; i >= 1; i >>= 1 {
+		t.win[i] = t.winner(t.win[2*i], t.win[2*i+1])
+	}
+}
+
+// newTrees builds the trees over pl's members.
+func (s *solver) newTrees(pl *plan, base []int32) *memberTrees {
+	ss := s.sets
+	h := &memberTrees{pl: pl, maxCount: s.maxCount, base: base}
+	key := func(m int32) int64 {
+		if pl.count[m] >= s.maxCount[m] {
+			return retired
+		}
+		return h.key(m)
+	}
+	h.trees = make([]tournament, len(ss.members))
+	h.rackFrom = make([]int32, len(ss.members)+1)
+	var racks []int32
+	for set, members := range ss.members {
+		h.trees[set] = newTournament(members, key)
+		if s.racks == nil {
+			continue
+		}
+		racks = racks[:0]
+		for _, m := range members {
+			if r := s.racks.memberRack[m]; r >= 0 {
+				racks = append(racks, r)
+			}
+		}
+		slices.Sort(racks)
+		racks = slices.Compact(racks)
+		for _, r := range racks {
+			var inRack []int32
+			for _, m := range members {
+				if s.racks.memberRack[m] == r {
+					inRack = append(inRack, m)
+				}
+			}
+			h.rackOf = append(h.rackOf, r)
+			h.trees = append(h.trees, newTournament(inRack, key))
+		}
+		h.rackFrom[set+1] = int32(len(h.rackOf))
+	}
+	return h
+}
+
+func (h *memberTrees) key(m int32) int64 {
+	if h.base != nil {
+		return int64(h.pl.count[m] - h.base[m])
+	}
+	return h.pl.load[m]
+}
+
+// top returns the winner of tree i with its key up to date, or -1 when
+// no member of the tree has room.
+func (h *memberTrees) top(i int) int32 {
+	t := &h.trees[i]
+	for {
+		j := t.win[1]
+		if t.keys[j] == retired {
+			return -1
+		}
+		m := t.members[j]
+		switch {
+		case h.pl.count[m] >= h.maxCount[m]:
+			t.set(j, retired)
+		case t.keys[j] != h.key(m):
+			t.set(j, h.key(m))
+		default:
+			return m
+		}
+	}
+}
+
+// rackTrees returns the range of set s's rack trees: tree
+// len(sets)+j for j in [from, to), of rack h.rackOf[j].
+func (h *memberTrees) rackTrees(s int32) (from, to int32) {
+	if len(h.rackFrom) <= int(s)+1 {
+		return 0, 0
+	}
+	return h.rackFrom[s], h.rackFrom[s+1]
+}
