@@ -16,8 +16,8 @@ type repairer struct {
 	pl   *plan
 	goal []int64 // nil, or per member the load to aim for
 
-	slots  []int32 // per slot, partitions held; built when a chain is first needed
-	chains *chains
+	slots     []int32 // per slot, partitions held; built when a chain is first needed
+	chains    *chains
 	mark      []int32 // per set: stamp of the member whose sets are marked
 	stamp     int32
 	seen      []int32 // per member: stamp of the gather that took it

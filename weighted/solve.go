@@ -36,7 +36,7 @@ type solver struct {
 	order       []int32 // placement order of the subscribed partitions
 	orderWeight []int64 // their weights
 	weighted    int     // how many of order are weighted (come first)
-	lowerBound int64   // max(⌈total/active⌉, heaviest partition)
+	lowerBound  int64   // max(⌈total/active⌉, heaviest partition)
 }
 
 func newSolver(g *group, cfg config) *solver {
