@@ -21,8 +21,8 @@ import (
 // the fewest partitions first), then repairs: while an unsettled member at
 // the highest unsettled count c can pass a partition along a chain of
 // subscribers to a member at c−2 or less, it does (as many as keep the two
-// ordered); when none can, every member reachable from those at c is
-// settled. With no improving chain left the vector is optimal; the band is
+// ordered, along every such chain one search finds); when none can, every
+// member reachable from those at c is settled. With no improving chain left the vector is optimal; the band is
 // then found by asking, for each pair of neighbouring counts v+1 and v,
 // who at v+1 can pass a partition to someone at v (the two can trade places
 // at no cost) and who at v can receive one. O(S·V) for S distinct sets and
@@ -186,6 +186,7 @@ func (ss *subscriberSets) slot(s, m int32) int32 {
 // repair improves the water-filled counts to an optimal vector; see
 // countBands.
 func (x *chains) repair(count []int32) {
+	x.preBalance(count)
 	ss := x.ss
 	members := len(count)
 	settled := make([]bool, members)
@@ -208,11 +209,55 @@ func (x *chains) repair(count []int32) {
 				x.start(int32(m))
 			}
 		}
-		v := x.forward(settled, func(m int32) bool { return count[m] <= top-2 })
-		if v < 0 {
+		x.forward(settled, func(int32) bool { return false })
+		if !x.pushAll(count, top) {
 			for _, m := range x.queue {
 				settled[m] = true
 			}
+		}
+	}
+}
+
+// preBalance evens the counts out roughly before the exact repair, which
+// lowers the top count by about one per search: each round searches from
+// every member above the middle of the count range at once and passes
+// partitions to every member below it that it reaches, halving the gaps,
+// until a round passes nothing or the range is down to 2.
+func (x *chains) preBalance(count []int32) {
+	for {
+		lo, hi := int32(1<<30), int32(-1)
+		for m, c := range count {
+			if x.ss.memberFrom[m+1] > x.ss.memberFrom[m] {
+				lo, hi = min(lo, c), max(hi, c)
+			}
+		}
+		if hi-lo <= 2 {
+			return
+		}
+		middle := lo + (hi-lo)/2
+		x.reset()
+		for m, c := range count {
+			if c > middle && x.ss.memberFrom[m+1] > x.ss.memberFrom[m] {
+				x.start(int32(m))
+			}
+		}
+		x.forward(nil, func(int32) bool { return false })
+		if !x.pushAll(count, middle+1) {
+			return
+		}
+	}
+}
+
+// pushAll passes partitions along the search tree forward built, from its
+// roots (at count top or more) to every member it reached at top−2 or
+// less, as many along each path as keep the two ends ordered and the
+// path's holdings allow; it reports whether it passed any. One search thus
+// serves every low member it reached, not just the first.
+func (x *chains) pushAll(count []int32, top int32) bool {
+	ss := x.ss
+	pushed := false
+	for _, v := range x.queue {
+		if x.parent[v] < 0 || count[v] > top-2 {
 			continue
 		}
 		src, amount := v, int32(1<<30)
@@ -220,7 +265,10 @@ func (x *chains) repair(count []int32) {
 			amount = min(amount, x.held[ss.slot(x.parentSet[u], x.parent[u])])
 			src = x.parent[u]
 		}
-		amount = max(1, min(amount, (count[src]-count[v])/2))
+		amount = min(amount, (count[src]-count[v])/2)
+		if amount <= 0 {
+			continue
+		}
 		for u := v; x.parent[u] >= 0; u = x.parent[u] {
 			s := x.parentSet[u]
 			x.held[ss.slot(s, x.parent[u])] -= amount
@@ -228,7 +276,9 @@ func (x *chains) repair(count []int32) {
 		}
 		count[src] -= amount
 		count[v] += amount
+		pushed = true
 	}
+	return pushed
 }
 
 // bands returns each member's band of counts around the optimal vector

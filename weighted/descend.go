@@ -1,5 +1,7 @@
 package weighted
 
+import "math"
+
 // sweepPartners is how many of the lightest members each member tries in
 // a sweep (the heaviest member tries them all).
 const sweepPartners = 2
@@ -13,18 +15,30 @@ const sweepPartners = 2
 // (load[a] − load[b])/2, which lowers the pair's larger load the most.
 // When a has none (it is stuck: no single move or swap lowers the heaviest
 // load), sweeps go down the other members, each trying the lightest few
-// that are more than the tolerance band below it (closer pairs change the
-// squares by less than the band can tell); they lower the sum of squares,
-// and may unstick a: after each, a tries again with the two members that
-// changed.
+// that are more than the band (of the mean load) below it: closer pairs
+// change the squares by less than the band can tell. They lower the sum of
+// squares, and may unstick a: after each, a tries again with the two
+// members that changed. The search stops early once the squares are within
+// the band of their lower bound (see solver.bounds).
 func (sr *search) descend() {
 	stuck := false
-	for sr.budget > 0 {
+	// Sweeps get a smaller share (sweepBudget): they refine the squares,
+	// which placement leaves near the bound on large groups. floor is the
+	// budget at which they stop, set at the first sweep.
+	floor := int64(math.MinInt64)
+	squaresCap := sr.s.floor.squares.add(sr.s.squaresSlack())
+	for sr.budget > max(0, floor) {
+		if stuck && !squaresCap.less(sr.squares) {
+			return // within the band of the squares' lower bound
+		}
 		if !stuck {
 			stuck = !sr.lowerTop()
 			continue
 		}
-		progress, unstuck := sr.sweep(max(1, sr.s.tolerance(sr.pl.load[sr.top()])))
+		if floor == math.MinInt64 {
+			floor = max(0, sr.budget-sr.s.sweepBudget())
+		}
+		progress, unstuck := sr.sweep(max(1, sr.s.tolerance(sr.s.total/int64(max(1, sr.s.active)))), floor)
 		if !progress {
 			return
 		}
@@ -40,8 +54,8 @@ func (sr *search) descend() {
 // could otherwise trade light ones one at a time).
 func (sr *search) lowerTop() bool {
 	a := sr.top()
-	if a < 0 {
-		return false
+	if a < 0 || sr.pl.load[a] <= sr.s.lowerBound {
+		return false // optimal
 	}
 	fine := sr.s.tolerance(sr.pl.load[a]) / 100
 	for i := 0; i < len(sr.byLoad) && sr.budget > 0; i++ {
@@ -58,11 +72,12 @@ func (sr *search) lowerTop() bool {
 }
 
 // sweep tries, for each member below the heaviest from the top down, the
-// lightest few members more than band below it; it reports whether it applied an operation, and
+// lightest few members more than band below it, until the budget is down to
+// floor; it reports whether it applied an operation, and
 // whether one of them let the heaviest member improve.
-func (sr *search) sweep(band int64) (progress, unstuck bool) {
+func (sr *search) sweep(band, floor int64) (progress, unstuck bool) {
 	order := append([]int32(nil), sr.byLoad...)
-	for i := len(order) - 2; i >= 0 && sr.budget > 0; i-- {
+	for i := len(order) - 2; i >= 0 && sr.budget > floor; i-- {
 		a := order[i]
 		for j := 0; j < sweepPartners && j < len(sr.byLoad); j++ {
 			b := sr.byLoad[j]

@@ -5,12 +5,46 @@ import (
 	"slices"
 )
 
-// placementOrder sets s.order to the partitions of subscribed topics in
-// placement order, and s.orderWeight to their weights: weighted ones by
-// weight descending, then idle ones, each by partition number ascending.
-// It is the order of the held lists, so a plan built by walking it appends
-// at the end of every list. O(P) by radix sort when every weight is below
-// 2^32, O(P log P) otherwise.
+// batch is a list of partitions in placement order with what placement
+// reads of each alongside, so that it reads them in that order rather than
+// by partition number (placement order is random against partition
+// numbers, and a cache miss per partition costs more than the placing).
+type batch struct {
+	parts   []int32
+	weights []int64
+	sets    []int32 // subscriber sets; nil with one set
+	racks   []int32 // replica rack sets; nil with racks out of play
+}
+
+// push appends partition p of weight w.
+func (b *batch) push(s *solver, p int32, w int64) {
+	b.parts = append(b.parts, p)
+	b.weights = append(b.weights, w)
+	if b.sets != nil {
+		b.sets = append(b.sets, s.partSet[p])
+	}
+	if b.racks != nil {
+		b.racks = append(b.racks, s.racks.partSet[p])
+	}
+}
+
+// newBatch returns an empty batch with room for n partitions.
+func (s *solver) newBatch(n int) batch {
+	b := batch{parts: make([]int32, 0, n), weights: make([]int64, 0, n)}
+	if !s.uniform {
+		b.sets = make([]int32, 0, n)
+	}
+	if s.racks != nil {
+		b.racks = make([]int32, 0, n)
+	}
+	return b
+}
+
+// placementOrder sets s.all to the partitions of subscribed topics in
+// placement order: weighted ones by weight descending, then idle ones, each
+// by partition number ascending. It is the order of the held lists, so a
+// plan built by walking it appends at the end of every list. O(P) by radix
+// sort when every weight is below 2^32, O(P log P) otherwise.
 func (s *solver) placementOrder() {
 	order := make([]int32, 0, len(s.weight))
 	var top int64
@@ -37,7 +71,23 @@ func (s *solver) placementOrder() {
 			order = append(order, int32(p))
 		}
 	}
-	s.order, s.orderWeight = order, weights[:len(order)]
+	s.all = batch{parts: order, weights: weights[:len(order)]}
+	if !s.uniform {
+		s.all.sets = gather(order, s.partSet)
+	}
+	if s.racks != nil {
+		s.all.racks = gather(order, s.racks.partSet)
+	}
+}
+
+// gather returns values[i] for each i of index, in one tight loop (whose
+// independent loads the processor overlaps).
+func gather(index, values []int32) []int32 {
+	out := make([]int32, len(index))
+	for i, p := range index {
+		out[i] = values[p]
+	}
+	return out
 }
 
 // radixDigit is the radix sort's digit width in bits: three passes for
@@ -81,8 +131,8 @@ func radixByWeight(parts []int32, weights, weight []int64) {
 	}
 }
 
-// place gives each partition of pool (unheld, in placement order, with
-// their weights alongside) a member: weighted partitions by the
+// place gives each partition of pool (unheld, in placement order) a
+// member: weighted partitions by the
 // longest-processing-time rule, each to the least-loaded subscriber with
 // room, idle ones to the subscriber with the fewest partitions against its
 // count-balanced low. When racks are in play a partition goes to the
@@ -102,8 +152,8 @@ func radixByWeight(parts []int32, weights, weight []int64) {
 // lightest of B's.
 //
 // O(N log M) for N partitions in the pool.
-func (s *solver) place(pl *plan, pool []int32, weights []int64, slack int64) {
-	split, _ := slices.BinarySearchFunc(weights, 0, func(w int64, _ int) int {
+func (s *solver) place(pl *plan, pool batch, slack int64) {
+	split, _ := slices.BinarySearchFunc(pool.weights, 0, func(w int64, _ int) int {
 		if w > 0 {
 			return -1
 		}
@@ -114,43 +164,43 @@ func (s *solver) place(pl *plan, pool []int32, weights []int64, slack int64) {
 	if s.uniform {
 		short = s.newShortfall(pl)
 	}
-	left := len(pool)
-	for i, p := range pool[:split] {
+	left := len(pool.parts)
+	for i, p := range pool.parts[:split] {
 		var m int32
 		if short != nil && left <= short.lacking {
 			m = short.take()
 		} else {
-			m = s.pick(h, p, slack)
+			m = s.pick(h, pool, i, slack)
 		}
 		if short != nil && pl.count[m] < s.minCount[m] {
 			short.lacking--
 		}
-		pl.addWeighted(p, m, weights[i])
+		pl.addWeighted(p, m, pool.weights[i])
 		left--
 	}
 	h = s.newTrees(pl, s.low)
-	for _, p := range pool[split:] {
-		pl.addWeighted(p, s.pick(h, p, 0), 0)
+	for i := split; i < len(pool.parts); i++ {
+		pl.addWeighted(pool.parts[i], s.pick(h, pool, i, 0), 0)
 	}
 }
 
-// pick chooses the member for partition p from the heaps; see place.
-func (s *solver) pick(h *memberTrees, p int32, slack int64) int32 {
+// pick chooses the member for entry i of pool from the trees; see place.
+func (s *solver) pick(h *memberTrees, pool batch, i int, slack int64) int32 {
 	set := int32(0)
-	if !s.uniform {
-		set = s.partSet[p]
+	if pool.sets != nil {
+		set = pool.sets[i]
 	}
 	g := h.top(int(set))
 	if g < 0 {
 		return s.leastKey(h, set)
 	}
-	if s.racks == nil || s.racks.partSet[p] < 0 {
+	if pool.racks == nil || pool.racks[i] < 0 {
 		return g
 	}
 	local := int32(-1)
 	from, to := h.rackTrees(set)
 	for j := from; j < to; j++ {
-		if !s.racks.has(p, h.rackOf[j]) {
+		if !s.racks.inSet(pool.racks[i], h.rackOf[j]) {
 			continue
 		}
 		m := h.top(len(s.sets.members) + int(j))

@@ -41,8 +41,10 @@ func newRacks(g *group) *racks {
 }
 
 // has reports whether rack r (>= 0) holds a replica of partition p.
-func (rk *racks) has(p, r int32) bool {
-	set := rk.partSet[p]
+func (rk *racks) has(p, r int32) bool { return rk.inSet(rk.partSet[p], r) }
+
+// inSet reports whether rack r (>= 0) is in rack set set (-1: none).
+func (rk *racks) inSet(set, r int32) bool {
 	if set < 0 || int(r)/64 >= rk.words {
 		return false
 	}

@@ -19,6 +19,9 @@ type search struct {
 
 	rackSafe bool  // only operations that lose no rack-local partition
 	budget   int64 // work left, in partitions scanned
+	log      bool  // keep the applied operations, for undo
+	applied  []op
+	squares  wide // the plan's sum of squared loads, kept by apply
 
 	stampA, stampB []int32 // per set: marks of the sets of a and b
 	stamp          int32
@@ -35,6 +38,7 @@ func (s *solver) newSearch(pl *plan, budget int64) *search {
 		}
 	}
 	slices.SortFunc(sr.byLoad, sr.compare)
+	sr.squares = pl.squares()
 	for i, m := range sr.byLoad {
 		sr.rank[m] = int32(i)
 	}
@@ -81,12 +85,31 @@ type op struct {
 }
 
 func (sr *search) apply(o op) {
-	sr.pl.move(o.x, o.b)
+	pl := sr.pl
+	sr.squares = sr.squares.sub(square(pl.load[o.a])).sub(square(pl.load[o.b]))
+	pl.move(o.x, o.b)
 	if o.y >= 0 {
-		sr.pl.move(o.y, o.a)
+		pl.move(o.y, o.a)
 	}
+	sr.squares = sr.squares.add(square(pl.load[o.a])).add(square(pl.load[o.b]))
 	sr.reposition(o.a)
 	sr.reposition(o.b)
+	if sr.log {
+		sr.applied = append(sr.applied, o)
+	}
+}
+
+// undo reverts the logged operations, last first, and leaves the search
+// unusable (its order is not restored).
+func (sr *search) undo() {
+	for i := len(sr.applied) - 1; i >= 0; i-- {
+		o := sr.applied[i]
+		sr.pl.move(o.x, o.a)
+		if o.y >= 0 {
+			sr.pl.move(o.y, o.b)
+		}
+	}
+	sr.applied = nil
 }
 
 // lists sets xs to a's partitions b subscribes to and ys to b's partitions

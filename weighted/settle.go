@@ -37,7 +37,6 @@ func (r rating) compare(q rating) int {
 // nearer its goal without passing the other's. Both only ever pass d with
 // 0 < d < load[a] − load[b], so squares fall at every step.
 func (sr *search) settle(target int64, squaresCap wide, goal []int64) bool {
-	q := sr.pl.squares()
 	for sr.budget > 0 {
 		a := sr.top()
 		if a < 0 {
@@ -48,7 +47,7 @@ func (sr *search) settle(target int64, squaresCap wide, goal []int64) bool {
 		switch {
 		case sr.pl.load[a] > target:
 			o, ok = sr.bestToward(a, target)
-		case squaresCap.less(q):
+		case squaresCap.less(sr.squares):
 			o, ok = sr.bestSpread(target, goal)
 		default:
 			return true
@@ -56,12 +55,23 @@ func (sr *search) settle(target int64, squaresCap wide, goal []int64) bool {
 		if !ok {
 			return false
 		}
-		pl := sr.pl
-		q = q.sub(square(pl.load[o.a])).sub(square(pl.load[o.b]))
 		sr.apply(o)
-		q = q.add(square(pl.load[o.a])).add(square(pl.load[o.b]))
 	}
 	return sr.pl.maxLoad() <= target && !squaresCap.less(sr.pl.squares())
+}
+
+// settleBoth settles first with rack-safe operations only, when racks are
+// in play, then with any; see settle.
+func (sr *search) settleBoth(target int64, squaresCap wide, goal []int64) bool {
+	sr.rackSafe = sr.s.racks != nil
+	if sr.settle(target, squaresCap, goal) {
+		return true
+	}
+	if !sr.rackSafe {
+		return false
+	}
+	sr.rackSafe = false
+	return sr.settle(target, squaresCap, goal)
 }
 
 // bestToward returns the best operation that takes weight off a (above

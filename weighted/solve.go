@@ -1,6 +1,9 @@
 package weighted
 
-import "cmp"
+import (
+	"cmp"
+	"math"
+)
 
 // solve computes the plan for g under cfg: holder[p] is the member partition
 // p goes to, or -1 exactly when nobody subscribes to its topic. The slice is
@@ -33,10 +36,13 @@ type solver struct {
 	low                []int32 // per member: count-balanced low
 	minCount, maxCount []int32 // per member: the count constraint
 
-	order       []int32 // placement order of the subscribed partitions
-	orderWeight []int64 // their weights
-	weighted    int     // how many of order are weighted (come first)
-	lowerBound  int64   // max(⌈total/active⌉, heaviest partition)
+	all      batch // the subscribed partitions in placement order
+	weighted int   // how many of them are weighted (they come first)
+	total    int64 // their weight
+	// lowerBound is below every valid plan's heaviest load (see
+	// heaviestBound); floor holds it and more bounds.
+	lowerBound int64
+	floor      lowBound
 }
 
 func newSolver(g *group, cfg config) *solver {
@@ -56,14 +62,11 @@ func newSolver(g *group, cfg config) *solver {
 	s.countLimits()
 	s.racks = newRacks(g)
 	s.placementOrder()
-	var total, heaviest int64
-	for _, w := range s.orderWeight[:s.weighted] {
-		total += w
-		heaviest = max(heaviest, w)
+	for _, w := range s.all.weights[:s.weighted] {
+		s.total += w
 	}
-	if s.active > 0 {
-		s.lowerBound = max(heaviest, (total+int64(s.active)-1)/int64(s.active))
-	}
+	s.lowerBound = s.heaviestBound()
+	s.floor = s.bounds()
 	return s
 }
 
@@ -121,38 +124,86 @@ func (s *solver) moveCost(p, from, to int32) int {
 }
 
 // budget is the work a search may do, in partitions scanned: linear in
-// the group's size.
+// the group's size, and enough for small groups to reach a local optimum.
 func (s *solver) budget() int64 {
-	return 32*int64(len(s.weight)) + 1024*int64(s.active) + 1<<16
+	return 4*int64(len(s.weight)) + 256*int64(s.active) + 1<<16
 }
 
-// tolerance is the load band around the best heaviest load best.
+// sweepBudget is the part of a descent's budget its sweeps may use.
+func (s *solver) sweepBudget() int64 {
+	return int64(len(s.weight)) + 256*int64(s.active) + 1<<16
+}
+
+// tolerance is the band within which heaviest loads around best count as
+// equal: bandPermille of it.
 func (s *solver) tolerance(best int64) int64 {
 	return permille(best, s.cfg.bandPermille)
 }
 
-// run solves: from scratch, then, with owners, from the owners' plan (see
-// the package documentation, Hysteresis and Stickiness).
+// squaresSlack is the band within which sums of squared loads count as
+// equal: active·t² for t = bandPermille of the mean load, that is root
+// mean square loads within about t of each other. (Relative to the mean,
+// not to the heaviest load: one heavy partition would otherwise let a
+// member that joined stay empty.)
+func (s *solver) squaresSlack() wide {
+	if s.active == 0 {
+		return wide{}
+	}
+	t := permille(s.total/int64(s.active), s.cfg.bandPermille)
+	return square(t).times(int64(s.active))
+}
+
+// withMargin is best plus the hysteresis margin.
+func (s *solver) withMargin(best int64) int64 {
+	return best + permille(best, s.cfg.marginPermille)
+}
+
+// run solves. Without owners, it returns the plan from scratch (fresh).
+// With owners it starts from their plan (keep), and computes the plan
+// from scratch only when a lower bound cannot settle the question:
+//
+//   - Hysteresis: when the owners' plan is complete (the same members and
+//     subscriptions) and its heaviest load is within the margin of the
+//     lower bound, or else of the best the search reaches from scratch, it
+//     is the answer: nothing moves.
+//   - Otherwise the unowned partitions are placed, counts repaired, and the
+//     plan settled: partitions move, fewest first, until the heaviest load
+//     and the squares are within the band of a target. The target is first
+//     the lower bounds (a plan within the band of them is within the band
+//     of the optimum), and if that fails, with its moves undone, the
+//     loads of the plan from scratch. The settled plan is the answer unless
+//     the plan from scratch beats it by more than the band.
 func (s *solver) run() []int32 {
-	fresh, best := s.fresh()
 	if s.owner == nil {
+		fresh, _ := s.fresh()
 		return fresh.holder
 	}
-	keep, pool, poolWeight, complete := s.keep()
-	if complete && keep.maxLoad() <= best.max+permille(best.max, s.cfg.marginPermille) {
+	low := s.floor
+	keep, pool, complete := s.keep()
+	if complete && keep.maxLoad() <= s.withMargin(low.max) {
 		return keep.holder
 	}
-	tol := s.tolerance(best.max)
-	s.place(keep, pool, poolWeight, tol)
-	s.repairCounts(keep, fresh.load)
-	squaresCap := best.squares.add(square(tol).times(int64(s.active)))
-	sr := s.newSearch(keep, s.budget())
-	sr.rackSafe = s.racks != nil
-	if !sr.settle(best.max+tol, squaresCap, fresh.load) && sr.rackSafe {
-		sr.rackSafe = false
-		sr.settle(best.max+tol, squaresCap, fresh.load)
+	var fresh *plan
+	var best score
+	if complete {
+		fresh, best = s.fresh()
+		if keep.maxLoad() <= s.withMargin(best.max) {
+			return keep.holder
+		}
+	} else {
+		s.place(keep, pool, s.tolerance(low.max))
+		s.repairCounts(keep, low.goal)
+		sr := s.newSearch(keep, s.budget())
+		sr.log = true
+		if sr.settleBoth(low.max+s.tolerance(low.max), low.squares.add(s.squaresSlack()), low.goal) {
+			return keep.holder
+		}
+		sr.undo()
+		fresh, best = s.fresh()
 	}
-	if s.compare(s.score(keep), s.score(fresh), tol) <= 0 {
+	sr := s.newSearch(keep, s.budget())
+	sr.settleBoth(best.max+s.tolerance(best.max), best.squares.add(s.squaresSlack()), fresh.load)
+	if s.compare(s.score(keep), s.score(fresh), s.tolerance(best.max)) <= 0 {
 		return keep.holder
 	}
 	return fresh.holder
@@ -163,7 +214,7 @@ func (s *solver) run() []int32 {
 // lost rack-local partitions to get them.
 func (s *solver) fresh() (*plan, score) {
 	pl := newPlan(s.weight, s.members, s.maxCount)
-	s.place(pl, s.order, s.orderWeight, s.tolerance(s.lowerBound))
+	s.place(pl, s.all, s.tolerance(s.lowerBound))
 	s.repairCounts(pl, nil)
 	sr := s.newSearch(pl, s.budget())
 	sr.rackSafe = s.racks != nil
@@ -183,6 +234,59 @@ func (s *solver) fresh() (*plan, score) {
 	return pl, free
 }
 
+// heaviestBound returns a lower bound on the heaviest load of every plan
+// within the count limits: the larger of ⌈total/active⌉ and the heaviest
+// partition plus the c−1 lightest, c being the least minimum count of an
+// active member (whoever holds the heaviest partition holds c−1 more).
+func (s *solver) heaviestBound() int64 {
+	if s.active == 0 || s.weighted == 0 {
+		return 0
+	}
+	least := int32(math.MaxInt32)
+	for m := range s.members {
+		if s.sets.memberFrom[m+1] > s.sets.memberFrom[m] {
+			least = min(least, s.minCount[m])
+		}
+	}
+	holder := s.all.weights[0]
+	n := len(s.all.weights)
+	for i := n - 1; i >= max(1, n-int(least)+1); i-- {
+		holder += s.all.weights[i]
+	}
+	return max(holder, (s.total+int64(s.active)-1)/int64(s.active))
+}
+
+// lowBound holds lower bounds over every valid plan (counts and
+// subscriptions ignored, so they bound the constrained optimum too) and
+// the loads the squares bound assumes.
+type lowBound struct {
+	max     int64   // the heaviest load: s.lowerBound
+	squares wide    // the sum of squared loads
+	goal    []int64 // per member: the level the lighter members share
+}
+
+// bounds computes the lower bounds. For the squares: let the k heaviest
+// partitions each sit alone and spread the rest of the weight evenly, as a
+// fluid, over the other members, k being the fewest for which partition
+// k+1 is no heavier than that level T. Every plan's sorted loads majorize
+// (H1, …, Hk, T, …, T), so its sum of squares is at least theirs. O(k).
+func (s *solver) bounds() lowBound {
+	low := lowBound{max: s.lowerBound, goal: make([]int64, s.members)}
+	rest, k := s.total, 0
+	for k < s.weighted && k < s.active && s.all.weights[k] > rest/int64(s.active-k) {
+		low.squares = low.squares.add(square(s.all.weights[k]))
+		rest -= s.all.weights[k]
+		k++
+	}
+	if n := int64(s.active - k); n > 0 {
+		low.squares = low.squares.add(square(rest).quo(n))
+		for m := range low.goal {
+			low.goal[m] = rest / n
+		}
+	}
+	return low
+}
+
 // keep returns the owners' plan: each partition with its valid owner, less
 // the lightest partitions of owners above their maximum; pool holds the
 // partitions it leaves unheld, in placement order. complete reports that
@@ -190,30 +294,35 @@ func (s *solver) fresh() (*plan, score) {
 // none holding nothing where the count-balanced plan gives it something
 // (a member that joined): the group is the one the owners' plan was made
 // for.
-func (s *solver) keep() (pl *plan, pool []int32, poolWeight []int64, complete bool) {
+func (s *solver) keep() (pl *plan, pool batch, complete bool) {
 	pl = newPlan(s.weight, s.members, s.maxCount)
-	for i, p := range s.order {
-		if o := s.owner[p]; o >= 0 {
-			pl.addWeighted(p, o, s.orderWeight[i])
+	owners := gather(s.all.parts, s.owner)
+	unowned := 0
+	for i, p := range s.all.parts {
+		if o := owners[i]; o >= 0 {
+			pl.addWeighted(p, o, s.all.weights[i])
+		} else {
+			unowned++
 		}
 	}
-	complete = true
+	complete = unowned == 0
+	shed := false
 	for m := range int32(s.members) {
 		for pl.count[m] > s.maxCount[m] {
 			pl.remove(pl.held[m][pl.count[m]-1])
-			complete = false
+			shed = true
 		}
 		if pl.count[m] < s.minCount[m] || (pl.count[m] == 0 && s.low[m] > 0) {
 			complete = false
 		}
 	}
-	for i, p := range s.order {
-		if pl.holder[p] < 0 {
-			pool = append(pool, p)
-			poolWeight = append(poolWeight, s.orderWeight[i])
+	pool = s.newBatch(unowned)
+	for i, p := range s.all.parts {
+		if owners[i] < 0 || (shed && pl.holder[p] < 0) {
+			pool.push(s, p, s.all.weights[i])
 		}
 	}
-	return pl, pool, poolWeight, complete && len(pool) == 0
+	return pl, pool, complete && !shed
 }
 
 // score is what the objective compares, in order.
@@ -244,9 +353,8 @@ func (s *solver) score(pl *plan) score {
 
 // compare orders two scores by the objective: -1 when a is better or as
 // good, 1 when b is better. Heaviest loads within tol count as equal, and
-// sums of squares within active·tol² (root mean square loads within about
-// tol); then more rack-local partitions, fewer moves and less weight moved
-// win; a full tie goes to a.
+// sums of squares within squaresSlack; then more rack-local partitions,
+// fewer moves and less weight moved win; a full tie goes to a.
 func (s *solver) compare(a, b score, tol int64) int {
 	switch {
 	case a.max > b.max+tol:
@@ -254,7 +362,7 @@ func (s *solver) compare(a, b score, tol int64) int {
 	case b.max > a.max+tol:
 		return -1
 	}
-	slack := square(tol).times(int64(s.active))
+	slack := s.squaresSlack()
 	switch {
 	case b.squares.add(slack).less(a.squares):
 		return 1

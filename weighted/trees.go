@@ -36,15 +36,20 @@ type memberTrees struct {
 // retired is the key of a leaf that no longer competes.
 const retired = math.MaxInt64
 
-// tournament is a winner tree: leaves size..2·size−1 hold leaf numbers
-// 0..size−1 (leaf j is members[j], padding retired), and node i the winner
-// of nodes 2i and 2i+1: the lower key, the left one on a tie (the lower
-// member, as members ascend).
+// tournament is a winner tree: node i (from 1) holds the winner of nodes 2i
+// and 2i+1, leaves size..2·size−1 hold leaves 0..size−1 (leaf j is
+// members[j], padding retired). The winner has the lower key, the left one
+// on a tie (the lower member, as members ascend). Each node keeps its
+// winner's key, so a replay reads two neighbouring nodes per level.
 type tournament struct {
 	members []int32
-	keys    []int64 // per leaf: the key it last competed with
-	win     []int32 // per node
+	nodes   []node
 	size    int
+}
+
+type node struct {
+	key  int64
+	leaf int32
 }
 
 func newTournament(members []int32, key func(m int32) int64) tournament {
@@ -52,22 +57,22 @@ func newTournament(members []int32, key func(m int32) int64) tournament {
 	for size < len(members) {
 		size *= 2
 	}
-	t := tournament{members: members, keys: make([]int64, size), win: make([]int32, 2*size), size: size}
+	t := tournament{members: members, nodes: make([]node, 2*size), size: size}
 	for j := range size {
-		t.win[size+j] = int32(j)
-		t.keys[j] = retired
+		k := int64(retired)
 		if j < len(members) {
-			t.keys[j] = key(members[j])
+			k = key(members[j])
 		}
+		t.nodes[size+j] = node{k, int32(j)}
 	}
 	for i := size - 1; i >= 1; i-- {
-		t.win[i] = t.winner(t.win[2*i], t.win[2*i+1])
+		t.nodes[i] = winner(t.nodes[2*i], t.nodes[2*i+1])
 	}
 	return t
 }
 
-func (t *tournament) winner(a, b int32) int32 {
-	if t.keys[b] < t.keys[a] {
+func winner(a, b node) node {
+	if b.key < a.key {
 		return b
 	}
 	return a
@@ -75,9 +80,10 @@ func (t *tournament) winner(a, b int32) int32 {
 
 // set gives leaf j key k and replays its path.
 func (t *tournament) set(j int32, k int64) {
-	t.keys[j] = k
-	for i := (int(j) + t.size) >> 1; i >= 1; i >>= 1 {
-		t.win[i] = t.winner(t.win[2*i], t.win[2*i+1])
+	i := int(j) + t.size
+	t.nodes[i].key = k
+	for i >>= 1; i >= 1; i >>= 1 {
+		t.nodes[i] = winner(t.nodes[2*i], t.nodes[2*i+1])
 	}
 }
 
@@ -134,16 +140,16 @@ func (h *memberTrees) key(m int32) int64 {
 func (h *memberTrees) top(i int) int32 {
 	t := &h.trees[i]
 	for {
-		j := t.win[1]
-		if t.keys[j] == retired {
+		top := t.nodes[1]
+		if top.key == retired {
 			return -1
 		}
-		m := t.members[j]
+		m := t.members[top.leaf]
 		switch {
 		case h.pl.count[m] >= h.maxCount[m]:
-			t.set(j, retired)
-		case t.keys[j] != h.key(m):
-			t.set(j, h.key(m))
+			t.set(top.leaf, retired)
+		case top.key != h.key(m):
+			t.set(top.leaf, h.key(m))
 		default:
 			return m
 		}

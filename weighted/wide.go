@@ -49,3 +49,10 @@ func (a wide) less(b wide) bool {
 func permille(x, k int64) int64 {
 	return x/1000*k + x%1000*k/1000
 }
+
+// quo returns a/k, rounded down, for k > 0.
+func (a wide) quo(k int64) wide {
+	hi, r := a.hi/uint64(k), a.hi%uint64(k)
+	lo, _ := bits.Div64(r, a.lo, uint64(k))
+	return wide{hi, lo}
+}
