@@ -1,319 +1,176 @@
 package weighted
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // The count constraint. A count-balanced plan is one whose partition counts
 // minimise the sum of squared counts over all valid plans, as in package
 // sticky: with identical subscriptions every member has ⌊N/k⌋ or ⌈N/k⌉;
-// with different subscriptions no chain of subscribers can pass a partition
-// from a member to one with two fewer. The count vectors of those plans
-// form a narrow band: member m has lo_m or, in some of them, hi_m ∈
+// with different subscriptions no chain of subscribers can pass a
+// partition from a member to one with two fewer. The count vectors of those
+// plans form a narrow band: member m has lo_m or, in some of them, hi_m ∈
 // {lo_m, lo_m + 1}. A weighted plan may give m any count in
 // [lo_m − skew, hi_m + skew] (at least 0).
+//
+// Members in the same subscriber sets are interchangeable for the counts,
+// so the balance is solved over classes of them: a class of n members with
+// T partitions gives ⌊T/n⌋ to each and one more to T mod n of them. Real
+// groups have a handful of subscription patterns, so a class-level search
+// is tiny even with thousands of members (and no worse than a member-level
+// one when every member subscribes differently).
+
+// countClasses is the class-level balance problem.
+type countClasses struct {
+	ss      *subscriberSets
+	classOf []int32   // per member: its class, or -1 in no set
+	size    []int64   // per class: its members
+	sets    [][]int32 // per class: its sets, ascending
+	held    [][]int64 // per class, alongside sets: partitions of that set it holds
+	total   []int64   // per class: partitions it holds
+	// setClasses[s] are the classes whose sets include s, ascending.
+	setClasses [][]int32
+
+	// Search state, per class.
+	seen      []bool
+	parent    []int32 // the class that passes to it on a chain, -1 at a root
+	parentSet []int32 // the set it passes, as an index into sets[parent]
+	queue     []int32
+}
 
 // countBands returns each member's lowest and highest count over the
 // count-balanced plans (0 and 0 for a member in no set).
 //
-// It deals each set, smallest first, by water-filling (the members with
-// the fewest partitions first), then repairs: while an unsettled member at
-// the highest unsettled count c can pass a partition along a chain of
-// subscribers to a member at c−2 or less, it does (as many as keep the two
-// ordered, along every such chain one search finds); when none can, every
-// member reachable from those at c is settled. With no improving chain left the vector is optimal; the band is
-// then found by asking, for each pair of neighbouring counts v+1 and v,
-// who at v+1 can pass a partition to someone at v (the two can trade places
-// at no cost) and who at v can receive one. O(S·V) for S distinct sets and
-// V the slots, in the worst case; linear in practice.
+// It deals each set over its classes in proportion to their sizes, then
+// repairs: while a class whose members hold up to c partitions (c the
+// highest such among the unsettled) can pass a partition along a chain of
+// classes to one whose members hold c−2 or fewer, it passes as many as keep
+// that true and the chain's holdings allow; when none can, every class
+// reachable from those at c is settled. With no improving chain left the
+// class totals are optimal, and so is the member vector that spreads each
+// evenly; the band is then found by asking, for each pair of neighbouring
+// counts v+1 and v, which classes with members at v+1 can pass a partition
+// to which with members at v (the two trade places at no cost). O(C·E) per
+// settled level in the worst case, for C classes and E class-set pairs.
 func countBands(ss *subscriberSets, members int) (lo, hi []int32) {
-	count := make([]int32, members)
-	held := make([]int32, ss.slotFrom[len(ss.members)])
-	order := make([]int32, len(ss.members))
-	for s := range order {
-		order[s] = int32(s)
-	}
-	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(len(ss.members[a]), len(ss.members[b])) })
-	var scratch []int32
-	for _, s := range order {
-		set := ss.members[s]
-		scratch = waterFill(ss.size[s], set, count, held[ss.slotFrom[s]:ss.slotFrom[s+1]], scratch)
-	}
-	x := newChains(ss, held, members)
-	x.repair(count)
-	return x.bands(count)
+	cc := newCountClasses(ss, members)
+	cc.deal()
+	cc.repair()
+	return cc.bands(members)
 }
 
-// waterFill deals n partitions over the members of set (out is their
-// slots), raising the lowest counts first; ties go to the first members.
-func waterFill(n int32, set, count, out, scratch []int32) []int32 {
-	scratch = scratch[:0]
-	for _, m := range set {
-		scratch = append(scratch, count[m])
+func newCountClasses(ss *subscriberSets, members int) *countClasses {
+	cc := &countClasses{ss: ss, classOf: make([]int32, members), setClasses: make([][]int32, len(ss.members))}
+	byHash := map[uint64][]int32{}
+	for m := range int32(members) {
+		sets := ss.setsOf(m)
+		cc.classOf[m] = -1
+		if len(sets) == 0 {
+			continue
+		}
+		h := hashMembers(sets)
+		c := int32(-1)
+		for _, k := range byHash[h] {
+			if slices.Equal(cc.sets[k], sets) {
+				c = k
+				break
+			}
+		}
+		if c < 0 {
+			c = int32(len(cc.sets))
+			cc.sets = append(cc.sets, sets)
+			cc.size = append(cc.size, 0)
+			byHash[h] = append(byHash[h], c)
+			for _, s := range sets {
+				cc.setClasses[s] = append(cc.setClasses[s], c)
+			}
+		}
+		cc.classOf[m] = c
+		cc.size[c]++
 	}
-	slices.Sort(scratch)
-	// The level: the largest with Σ max(0, level − count) <= n.
-	level, left := scratch[0], n
-	below := 1 // members at or below level
-	for {
-		for below < len(scratch) && scratch[below] <= level {
-			below++
-		}
-		next := int32(1 << 30)
-		if below < len(scratch) {
-			next = scratch[below]
-		}
-		step := min(next-level, left/int32(below))
-		level += step
-		left -= step * int32(below)
-		if below == len(scratch) || level < next {
-			break
-		}
+	n := len(cc.sets)
+	cc.held = make([][]int64, n)
+	for c, sets := range cc.sets {
+		cc.held[c] = make([]int64, len(sets))
 	}
-	for i, m := range set {
-		if count[m] < level {
-			out[i] += level - count[m]
-			count[m] = level
-		}
-	}
-	for i, m := range set {
-		if left == 0 {
-			break
-		}
-		if count[m] == level {
-			out[i]++
-			count[m]++
-			left--
-		}
-	}
-	return scratch
+	cc.total = make([]int64, n)
+	cc.seen = make([]bool, n)
+	cc.parent = make([]int32, n)
+	cc.parentSet = make([]int32, n)
+	return cc
 }
 
-// chains walks the exchange graph of a holding: from a member to the sets
-// it holds partitions of, to their members.
-type chains struct {
-	ss        *subscriberSets
-	held      []int32 // per slot
-	seen      []bool  // per member
-	setSeen   []bool  // per set
-	parent    []int32 // per member: who passes to it on the chain, -1 at the start
-	parentSet []int32
-	queue     []int32
+// top and bottom are the most and fewest partitions a member of class c
+// holds when the class spreads its total evenly.
+func (cc *countClasses) top(c int32) int64 {
+	return (cc.total[c] + cc.size[c] - 1) / cc.size[c]
 }
 
-func newChains(ss *subscriberSets, held []int32, members int) *chains {
-	return &chains{
-		ss: ss, held: held,
-		seen: make([]bool, members), setSeen: make([]bool, len(ss.members)),
-		parent: make([]int32, members), parentSet: make([]int32, members),
+func (cc *countClasses) bottom(c int32) int64 { return cc.total[c] / cc.size[c] }
+
+// index returns the index of set s in class c's sets (c must be in s).
+func (cc *countClasses) index(c, s int32) int32 {
+	i, _ := slices.BinarySearch(cc.sets[c], s)
+	return int32(i)
+}
+
+// deal gives each set's partitions to its classes in proportion to their
+// sizes, the remainder one each to the first classes.
+func (cc *countClasses) deal() {
+	for s, classes := range cc.setClasses {
+		var members int64
+		for _, c := range classes {
+			members += cc.size[c]
+		}
+		left := int64(cc.ss.size[s])
+		for _, c := range classes {
+			share := int64(cc.ss.size[s]) * cc.size[c] / members
+			cc.held[c][cc.index(c, int32(s))] += share
+			cc.total[c] += share
+			left -= share
+		}
+		for i := 0; left > 0; i, left = i+1, left-1 {
+			c := classes[i]
+			cc.held[c][cc.index(c, int32(s))]++
+			cc.total[c]++
+		}
 	}
 }
 
-func (x *chains) reset() {
-	clear(x.seen)
-	clear(x.setSeen)
-	x.queue = x.queue[:0]
-}
-
-// start queues member m as a starting point.
-func (x *chains) start(m int32) {
-	x.seen[m] = true
-	x.parent[m] = -1
-	x.queue = append(x.queue, m)
-}
-
-// forward runs a breadth-first search from the queued members over members
-// not blocked; it returns the first newly reached member stop accepts, or
-// -1.
-func (x *chains) forward(blocked []bool, stop func(m int32) bool) int32 {
-	ss := x.ss
-	for head := 0; head < len(x.queue); head++ {
-		u := x.queue[head]
-		for k := ss.memberFrom[u]; k < ss.memberFrom[u+1]; k++ {
-			s := ss.memberSet[k]
-			if x.setSeen[s] || x.held[ss.memberSlot[k]] == 0 {
+// search runs a breadth-first search from the queued classes over classes
+// not blocked, along the sets each holds partitions of; it returns the
+// first newly reached class stop accepts, or -1 (then the queue holds every
+// class reached).
+func (cc *countClasses) search(blocked []bool, stop func(c int32) bool) int32 {
+	for head := 0; head < len(cc.queue); head++ {
+		u := cc.queue[head]
+		for i, s := range cc.sets[u] {
+			if cc.held[u][i] == 0 {
 				continue
 			}
-			x.setSeen[s] = true
-			for _, v := range ss.members[s] {
-				if x.seen[v] || (blocked != nil && blocked[v]) {
+			for _, v := range cc.setClasses[s] {
+				if cc.seen[v] || (blocked != nil && blocked[v]) {
 					continue
 				}
-				x.seen[v] = true
-				x.parent[v], x.parentSet[v] = u, s
+				cc.seen[v] = true
+				cc.parent[v], cc.parentSet[v] = u, int32(i)
 				if stop(v) {
 					return v
 				}
-				x.queue = append(x.queue, v)
+				cc.queue = append(cc.queue, v)
 			}
 		}
 	}
 	return -1
 }
 
-// backward runs a breadth-first search from the queued members against the
-// exchange graph: it reaches every member that can pass a partition to one
-// of them along a chain, and calls found on each.
-func (x *chains) backward(found func(m int32)) {
-	ss := x.ss
-	for head := 0; head < len(x.queue); head++ {
-		w := x.queue[head]
-		for _, s := range ss.setsOf(w) {
-			if x.setSeen[s] {
-				continue
-			}
-			x.setSeen[s] = true
-			from := ss.slotFrom[s]
-			for i, u := range ss.members[s] {
-				if x.seen[u] || x.held[from+int32(i)] == 0 {
-					continue
-				}
-				x.seen[u] = true
-				found(u)
-				x.queue = append(x.queue, u)
-			}
+// restart clears the search and queues the classes start accepts as roots.
+func (cc *countClasses) restart(start func(c int32) bool) {
+	clear(cc.seen)
+	cc.queue = cc.queue[:0]
+	for c := range int32(len(cc.sets)) {
+		if start(c) {
+			cc.seen[c] = true
+			cc.parent[c] = -1
+			cc.queue = append(cc.queue, c)
 		}
 	}
-}
-
-// slot returns the slot of member m in set s (m must belong to s).
-func (ss *subscriberSets) slot(s, m int32) int32 {
-	i, _ := slices.BinarySearch(ss.members[s], m)
-	return ss.slotFrom[s] + int32(i)
-}
-
-// repair improves the water-filled counts to an optimal vector; see
-// countBands.
-func (x *chains) repair(count []int32) {
-	x.preBalance(count)
-	ss := x.ss
-	members := len(count)
-	settled := make([]bool, members)
-	for m := range members {
-		settled[m] = ss.memberFrom[m+1] == ss.memberFrom[m]
-	}
-	for {
-		top := int32(-1)
-		for m := range members {
-			if !settled[m] {
-				top = max(top, count[m])
-			}
-		}
-		if top < 0 {
-			return
-		}
-		x.reset()
-		for m := range members {
-			if !settled[m] && count[m] == top {
-				x.start(int32(m))
-			}
-		}
-		x.forward(settled, func(int32) bool { return false })
-		if !x.pushAll(count, top) {
-			for _, m := range x.queue {
-				settled[m] = true
-			}
-		}
-	}
-}
-
-// preBalance evens the counts out roughly before the exact repair, which
-// lowers the top count by about one per search: each round searches from
-// every member above the middle of the count range at once and passes
-// partitions to every member below it that it reaches, halving the gaps,
-// until a round passes nothing or the range is down to 2.
-func (x *chains) preBalance(count []int32) {
-	for {
-		lo, hi := int32(1<<30), int32(-1)
-		for m, c := range count {
-			if x.ss.memberFrom[m+1] > x.ss.memberFrom[m] {
-				lo, hi = min(lo, c), max(hi, c)
-			}
-		}
-		if hi-lo <= 2 {
-			return
-		}
-		middle := lo + (hi-lo)/2
-		x.reset()
-		for m, c := range count {
-			if c > middle && x.ss.memberFrom[m+1] > x.ss.memberFrom[m] {
-				x.start(int32(m))
-			}
-		}
-		x.forward(nil, func(int32) bool { return false })
-		if !x.pushAll(count, middle+1) {
-			return
-		}
-	}
-}
-
-// pushAll passes partitions along the search tree forward built, from its
-// roots (at count top or more) to every member it reached at top−2 or
-// less, as many along each path as keep the two ends ordered and the
-// path's holdings allow; it reports whether it passed any. One search thus
-// serves every low member it reached, not just the first.
-func (x *chains) pushAll(count []int32, top int32) bool {
-	ss := x.ss
-	pushed := false
-	for _, v := range x.queue {
-		if x.parent[v] < 0 || count[v] > top-2 {
-			continue
-		}
-		src, amount := v, int32(1<<30)
-		for u := v; x.parent[u] >= 0; u = x.parent[u] {
-			amount = min(amount, x.held[ss.slot(x.parentSet[u], x.parent[u])])
-			src = x.parent[u]
-		}
-		amount = min(amount, (count[src]-count[v])/2)
-		if amount <= 0 {
-			continue
-		}
-		for u := v; x.parent[u] >= 0; u = x.parent[u] {
-			s := x.parentSet[u]
-			x.held[ss.slot(s, x.parent[u])] -= amount
-			x.held[ss.slot(s, u)] += amount
-		}
-		count[src] -= amount
-		count[v] += amount
-		pushed = true
-	}
-	return pushed
-}
-
-// bands returns each member's band of counts around the optimal vector
-// count; see countBands.
-func (x *chains) bands(count []int32) (lo, hi []int32) {
-	lo, hi = slices.Clone(count), slices.Clone(count)
-	values := slices.Compact(slices.Sorted(slices.Values(count)))
-	for i := 1; i < len(values); i++ {
-		v := values[i-1]
-		if values[i] != v+1 {
-			continue
-		}
-		x.reset()
-		for m, c := range count {
-			if c == v+1 {
-				x.start(int32(m))
-			}
-		}
-		x.forward(nil, func(m int32) bool {
-			if count[m] == v {
-				hi[m] = v + 1
-			}
-			return false
-		})
-		x.reset()
-		for m, c := range count {
-			if c == v {
-				x.start(int32(m))
-			}
-		}
-		x.backward(func(m int32) {
-			if count[m] == v+1 {
-				lo[m] = v
-			}
-		})
-	}
-	return lo, hi
 }

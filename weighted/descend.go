@@ -2,16 +2,21 @@ package weighted
 
 import "math"
 
-// sweepPartners is how many of the lightest members each member tries in
-// a sweep (the heaviest member tries them all).
-const sweepPartners = 2
+// topPartners is how many of the lightest members the heaviest member
+// tries (all of them in groups up to that size), and sweepPartners how many
+// each other member tries in a sweep.
+const (
+	topPartners   = 64
+	sweepPartners = 2
+)
 
 // descend runs the search for the lowest heaviest load, then the lowest sum
 // of squares, from pl as it is, until no operation improves or the budget
 // runs out.
 //
-// The heaviest member a tries every lighter member b, lightest first, and
-// takes the best operation with the first b that has one: the d nearest
+// The heaviest member a tries the lighter members b, lightest first (up to
+// topPartners of them), and takes the best operation with the first b that
+// has one: the d nearest
 // (load[a] − load[b])/2, which lowers the pair's larger load the most.
 // When a has none (it is stuck: no single move or swap lowers the heaviest
 // load), sweeps go down the other members, each trying the lightest few
@@ -58,7 +63,7 @@ func (sr *search) lowerTop() bool {
 		return false // optimal
 	}
 	fine := sr.s.tolerance(sr.pl.load[a]) / 100
-	for i := 0; i < len(sr.byLoad) && sr.budget > 0; i++ {
+	for i := 0; i < min(len(sr.byLoad), topPartners) && sr.budget > 0; i++ {
 		b := sr.byLoad[i]
 		if sr.pl.load[b] >= sr.pl.load[a]-1 {
 			return false

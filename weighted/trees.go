@@ -36,15 +36,17 @@ type memberTrees struct {
 // retired is the key of a leaf that no longer competes.
 const retired = math.MaxInt64
 
-// tournament is a winner tree: node i (from 1) holds the winner of nodes 2i
-// and 2i+1, leaves size..2·size−1 hold leaves 0..size−1 (leaf j is
-// members[j], padding retired). The winner has the lower key, the left one
-// on a tie (the lower member, as members ascend). Each node keeps its
-// winner's key, so a replay reads two neighbouring nodes per level.
+// tournament is a winner tree of fan-out four: node i's children are
+// 4i+1..4i+4, leaves (the last size nodes) are members[j] for j <
+// len(members) and retired padding after. A node holds its subtree's winner:
+// the lowest key, the leftmost on a tie (the lower member, as members
+// ascend), and the winner's key, so a replay reads one run of four
+// neighbouring nodes per level (a cache line, as node storage starts three
+// nodes in): half the levels of a binary tree, each one load.
 type tournament struct {
 	members []int32
-	nodes   []node
-	size    int
+	nodes   []node // node i is nodes[i+3]
+	base    int    // the first leaf
 }
 
 type node struct {
@@ -53,37 +55,47 @@ type node struct {
 }
 
 func newTournament(members []int32, key func(m int32) int64) tournament {
-	size := 1
+	size, base := 1, 0
 	for size < len(members) {
-		size *= 2
+		base += size
+		size *= 4
 	}
-	t := tournament{members: members, nodes: make([]node, 2*size), size: size}
+	t := tournament{members: members, nodes: make([]node, 3+base+size), base: base}
 	for j := range size {
 		k := int64(retired)
 		if j < len(members) {
 			k = key(members[j])
 		}
-		t.nodes[size+j] = node{k, int32(j)}
+		t.nodes[3+base+j] = node{k, int32(j)}
 	}
-	for i := size - 1; i >= 1; i-- {
-		t.nodes[i] = winner(t.nodes[2*i], t.nodes[2*i+1])
+	for i := base - 1; i >= 0; i-- {
+		t.nodes[3+i] = t.winner(i)
 	}
 	return t
 }
 
-func winner(a, b node) node {
-	if b.key < a.key {
-		return b
+// winner returns the winner among the children of internal node i.
+func (t *tournament) winner(i int) node {
+	kids := t.nodes[4*i+4 : 4*i+8 : 4*i+8]
+	w := kids[0]
+	for _, k := range kids[1:] {
+		if k.key < w.key {
+			w = k
+		}
 	}
-	return a
+	return w
 }
+
+// root returns the overall winner.
+func (t *tournament) root() node { return t.nodes[3] }
 
 // set gives leaf j key k and replays its path.
 func (t *tournament) set(j int32, k int64) {
-	i := int(j) + t.size
-	t.nodes[i].key = k
-	for i >>= 1; i >= 1; i >>= 1 {
-		t.nodes[i] = winner(t.nodes[2*i], t.nodes[2*i+1])
+	i := t.base + int(j)
+	t.nodes[3+i].key = k
+	for i > 0 {
+		i = (i - 1) / 4
+		t.nodes[3+i] = t.winner(i)
 	}
 }
 
@@ -140,7 +152,7 @@ func (h *memberTrees) key(m int32) int64 {
 func (h *memberTrees) top(i int) int32 {
 	t := &h.trees[i]
 	for {
-		top := t.nodes[1]
+		top := t.root()
 		if top.key == retired {
 			return -1
 		}
