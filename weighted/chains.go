@@ -69,4 +69,3 @@ func (ss *subscriberSets) slot(s, m int32) int32 {
 	i, _ := slices.BinarySearch(ss.members[s], m)
 	return ss.slotFrom[s] + int32(i)
 }
-
