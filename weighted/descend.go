@@ -2,9 +2,9 @@ package weighted
 
 import "math"
 
-// topPartners is how many of the lightest members the heaviest member
-// tries (all of them in groups up to that size), and sweepPartners how many
-// each other member tries in a sweep.
+// topPartners is how many of the lightest members sharing a subscriber set
+// with it the heaviest member tries (all of them in groups up to that
+// size), and sweepPartners how many each other member tries in a sweep.
 const (
 	topPartners   = 64
 	sweepPartners = 2
@@ -14,8 +14,8 @@ const (
 // of squares, from pl as it is, until no operation improves or the budget
 // runs out.
 //
-// The heaviest member a tries the lighter members b, lightest first (up to
-// topPartners of them), and takes the best operation with the first b that
+// The heaviest member a tries the lighter members b that share a set with
+// it, lightest first (up to topPartners of them), and takes the best operation with the first b that
 // has one: the d nearest
 // (load[a] − load[b])/2, which lowers the pair's larger load the most.
 // When a has none (it is stuck: no single move or swap lowers the heaviest
@@ -63,11 +63,16 @@ func (sr *search) lowerTop() bool {
 		return false // optimal
 	}
 	fine := sr.s.tolerance(sr.pl.load[a]) / 100
-	for i := 0; i < min(len(sr.byLoad), topPartners) && sr.budget > 0; i++ {
+	tried := 0
+	for i := 0; i < len(sr.byLoad) && tried < topPartners && sr.budget > 0; i++ {
 		b := sr.byLoad[i]
 		if sr.pl.load[b] >= sr.pl.load[a]-1 {
 			return false
 		}
+		if !sr.shares(a, b) {
+			continue
+		}
+		tried++
 		if o, ok := sr.bestPair(a, b); ok && min(o.d, sr.pl.load[a]-sr.pl.load[b]-o.d) > fine {
 			sr.apply(o)
 			return true
@@ -77,18 +82,23 @@ func (sr *search) lowerTop() bool {
 }
 
 // sweep tries, for each member below the heaviest from the top down, the
-// lightest few members more than band below it, until the budget is down to
-// floor; it reports whether it applied an operation, and
+// lightest few members more than band below it that share a subscriber set
+// with it, until the budget is down to floor; it reports whether it applied an operation, and
 // whether one of them let the heaviest member improve.
 func (sr *search) sweep(band, floor int64) (progress, unstuck bool) {
 	order := append([]int32(nil), sr.byLoad...)
 	for i := len(order) - 2; i >= 0 && sr.budget > floor; i-- {
 		a := order[i]
-		for j := 0; j < sweepPartners && j < len(sr.byLoad); j++ {
+		tried := 0
+		for j := 0; tried < sweepPartners && j < len(sr.byLoad) && sr.budget > floor; j++ {
 			b := sr.byLoad[j]
 			if sr.pl.load[b] >= sr.pl.load[a]-band {
 				break
 			}
+			if !sr.shares(a, b) {
+				continue
+			}
+			tried++
 			o, ok := sr.bestPair(a, b)
 			if !ok {
 				continue

@@ -22,6 +22,19 @@ func subscribes(g *group, m, t int32) bool {
 	return slices.Contains(g.subscribers[t], m)
 }
 
+// subscriptionTable returns subscribes for g as a table lookup, for checks
+// over many partitions.
+func subscriptionTable(g *group) func(m, t int32) bool {
+	table := make([][]bool, len(g.subscribers))
+	for t, subs := range g.subscribers {
+		table[t] = make([]bool, g.members)
+		for _, m := range subs {
+			table[t][m] = true
+		}
+	}
+	return func(m, t int32) bool { return table[t][m] }
+}
+
 // loadsOf returns each member's load and count under holder.
 func loadsOf(g *group, holder []int32) (load []int64, count []int32) {
 	load = make([]int64, g.members)
@@ -50,6 +63,7 @@ func checkValid(t fataler, g *group, holder []int32) {
 	if len(holder) != len(g.topic) {
 		t.Fatalf("%d holders for %d partitions", len(holder), len(g.topic))
 	}
+	subscribes := subscriptionTable(g)
 	for p, m := range holder {
 		tp := g.topic[p]
 		if len(g.subscribers[tp]) == 0 {
@@ -58,7 +72,7 @@ func checkValid(t fataler, g *group, holder []int32) {
 			}
 			continue
 		}
-		if m < 0 || int(m) >= g.members || !subscribes(g, m, tp) {
+		if m < 0 || int(m) >= g.members || !subscribes(m, tp) {
 			t.Fatalf("partition %d of topic %d given to %d, not a subscriber", p, tp, m)
 		}
 	}
@@ -94,8 +108,9 @@ func mustSolve(t fataler, g *group, cfg config) []int32 {
 // moved returns the partitions that left their valid owner and their
 // weight.
 func moved(g *group, holder []int32) (n int, weight int64) {
+	subscribes := subscriptionTable(g)
 	for p, m := range holder {
-		if o := g.owner[p]; o >= 0 && o != m && subscribes(g, o, g.topic[p]) {
+		if o := g.owner[p]; o >= 0 && o != m && subscribes(o, g.topic[p]) {
 			n++
 			weight += g.weight[p]
 		}

@@ -30,7 +30,7 @@ func (s *solver) repairCounts(pl *plan, goal []int64) {
 	r := &repairer{s: s, pl: pl, goal: goal, mark: make([]int32, len(s.sets.members)), seen: make([]int32, s.members)}
 	for m := range int32(s.members) {
 		for pl.count[m] < s.minCount[m] {
-			if !r.fill(m) && !r.chainTo(m) {
+			if !r.fill(m) && !r.relay(m) && !r.chainTo(m) {
 				break // unreachable: the bounds are feasible
 			}
 		}
@@ -53,14 +53,39 @@ func (r *repairer) markSets(m int32) int32 {
 	return r.stamp
 }
 
-// donorKey ranks donors, least first: members above their maximum, then
-// the heaviest, then by member number (in heapEntry).
-func (r *repairer) donorKey(u int32) int64 {
-	key := -r.pl.load[u]
+// donorKey ranks donors for member d (whose sets are stamped stamp),
+// least first: members above their maximum, then, without goals, the one
+// whose lightest partition d may take is lightest (the members below their
+// minimum after placement are those holding a heavy partition, so they
+// should get the lightest partitions going), and with goals the heaviest
+// donor. retired: nothing d may take.
+func (r *repairer) donorKey(u, stamp int32) int64 {
+	var key int64
+	if r.goal == nil {
+		p := r.lightestFor(u, stamp)
+		if p < 0 {
+			return retired
+		}
+		key = r.s.weight[p]
+	} else {
+		key = -r.pl.load[u]
+	}
 	if r.pl.count[u] > r.s.maxCount[u] {
 		key -= 1 << 62
 	}
 	return key
+}
+
+// lightestFor returns member u's lightest partition in a set stamped stamp,
+// the later in held order on a tie, or -1.
+func (r *repairer) lightestFor(u, stamp int32) int32 {
+	list := r.pl.held[u]
+	for i := len(list) - 1; i >= 0; i-- {
+		if r.mark[r.s.partSet[list[i]]] == stamp {
+			return list[i]
+		}
+	}
+	return -1
 }
 
 // receiverKey ranks receivers, least first: members below their minimum,
@@ -80,17 +105,22 @@ func (r *repairer) receiverKey(v int32) int64 {
 func (r *repairer) fill(d int32) bool {
 	s, pl := r.s, r.pl
 	stamp := r.markSets(d)
-	heap := r.gather(d, func(u int32) bool { return pl.count[u] > s.minCount[u] }, r.donorKey)
+	key := func(u int32) int64 { return r.donorKey(u, stamp) }
+	heap := r.gather(d, func(u int32) bool { return pl.count[u] > s.minCount[u] }, key)
 	passed := false
 	for len(heap) > 0 && pl.count[d] < s.minCount[d] {
 		u := heap[0].member
-		if key := r.donorKey(u); pl.count[u] > s.minCount[u] && key != heap[0].key {
-			heap[0].key = key
+		if k := key(u); pl.count[u] > s.minCount[u] && k != heap[0].key {
+			heap[0].key = k
 			siftDown(heap, 0)
 			continue
 		}
 		p := int32(-1)
-		if pl.count[u] > s.minCount[u] {
+		switch {
+		case pl.count[u] <= s.minCount[u] || heap[0].key == retired:
+		case r.goal == nil:
+			p = r.lightestFor(u, stamp)
+		default:
 			p = r.choose(u, d, stamp)
 		}
 		if p < 0 {
@@ -272,6 +302,48 @@ func (r *repairer) chainFrom(u int32) bool {
 		r.transfer(r.lightest(x.parent[v], v, x.parentSet[v]), v)
 	}
 	return true
+}
+
+// relay passes member d (below its minimum) one partition through a
+// member v that cannot spare one: v gives d its lightest partition d may
+// take, and the member that can spare one gives v its lightest partition v
+// may take. It tries the vs by that first partition, lightest first, so d
+// gets the lightest it can through a chain of two (a breadth-first chain
+// would take whatever the first member it reaches holds, maybe a heavy
+// partition). It reports whether it passed one.
+func (r *repairer) relay(d int32) bool {
+	s, pl := r.s, r.pl
+	stampD := r.markSets(d)
+	key := func(v int32) int64 {
+		if p := r.lightestFor(v, stampD); p >= 0 {
+			return s.weight[p]
+		}
+		return retired
+	}
+	heap := slices.Clone(r.gather(d, func(int32) bool { return true }, key))
+	for len(heap) > 0 && heap[0].key != retired {
+		v := heap[0].member
+		heap = popTop(heap)
+		p := r.lightestFor(v, r.markSets(d))
+		stamp := r.markSets(v)
+		donor, refill := int32(-1), int32(-1)
+		for _, set := range s.sets.setsOf(v) {
+			for _, u := range s.sets.members[set] {
+				if u == d || u == v || pl.count[u] <= s.minCount[u] {
+					continue
+				}
+				if q := r.lightestFor(u, stamp); q >= 0 && (refill < 0 || s.weight[q] < s.weight[refill]) {
+					donor, refill = u, q
+				}
+			}
+		}
+		if donor >= 0 {
+			r.transfer(p, d)
+			r.transfer(refill, v)
+			return true
+		}
+	}
+	return false
 }
 
 // chainTo passes one partition along a chain to member d (below its

@@ -148,6 +148,25 @@ func (sr *search) lists(a, b int32) bool {
 	return true
 }
 
+// shares reports whether members a and b share a subscriber set.
+func (sr *search) shares(a, b int32) bool {
+	s := sr.s
+	if s.uniform {
+		return true
+	}
+	sr.budget--
+	sr.stamp++
+	for _, set := range s.sets.setsOf(a) {
+		sr.stampA[set] = sr.stamp
+	}
+	for _, set := range s.sets.setsOf(b) {
+		if sr.stampA[set] == sr.stamp {
+			return true
+		}
+	}
+	return false
+}
+
 // canMove reports whether a may give b a partition without a swap.
 func (sr *search) canMove(a, b int32) bool {
 	s, pl := sr.s, sr.pl

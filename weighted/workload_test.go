@@ -10,17 +10,21 @@ import (
 type workload int
 
 const (
-	zipf11    workload = iota // Zipf rates, s = 1.1, over the partitions in random order
-	zipf15                    // Zipf rates, s = 1.5
-	hot5                      // 5% of the partitions carry half the load
-	idleZipf                  // a third of the topics idle, the rest Zipf s = 1.1
-	mixedZipf                 // Zipf s = 1.1, members on different topic groups
+	zipf11      workload = iota // Zipf rates, s = 1.1, over the partitions in random order
+	zipf15                      // Zipf rates, s = 1.5
+	topicZipf11                 // Zipf rates, s = 1.1, over the topics; ±50% per partition
+	topicZipf15                 // the same with s = 1.5
+	hot5                        // 5% of the partitions carry half the load
+	idleZipf                    // a third of the topics idle, the rest as topicZipf11
+	mixedZipf                   // as topicZipf11, members on different topic groups
 )
 
-func workloads() []workload { return []workload{zipf11, zipf15, hot5, idleZipf, mixedZipf} }
+func workloads() []workload {
+	return []workload{zipf11, zipf15, topicZipf11, topicZipf15, hot5, idleZipf, mixedZipf}
+}
 
 func (w workload) String() string {
-	return [...]string{"zipf1.1", "zipf1.5", "hot5%", "idle-topics", "mixed-subs"}[w]
+	return [...]string{"zipf1.1", "zipf1.5", "topic-zipf1.1", "topic-zipf1.5", "hot5%", "idle-topics", "mixed-subs"}[w]
 }
 
 // shape is a group's size: topics of partitionsPerTopic partitions, and
@@ -48,8 +52,16 @@ func (w workload) build(sh shape, seed uint64) *group {
 	}
 	g.weight = make([]int64, n)
 	rank := rng.Perm(n)
+	topicRank := rng.Perm(sh.topics)
 	for p := range n {
 		switch w {
+		case topicZipf11, topicZipf15, idleZipf, mixedZipf:
+			s := 1.1
+			if w == topicZipf15 {
+				s = 1.5
+			}
+			rate := zipfScale / math.Pow(float64(topicRank[g.topic[p]]+1), s) / float64(sh.partitionsPerTopic)
+			g.weight[p] = int64(rate * (0.5 + rng.Float64()))
 		case zipf15:
 			g.weight[p] = int64(zipfScale / math.Pow(float64(rank[p]+1), 1.5))
 		case hot5:
