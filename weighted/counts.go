@@ -9,7 +9,8 @@ import "slices"
 // partition from a member to one with two fewer. The count vectors of those
 // plans form a narrow band: member m has lo_m or, in some of them, hi_m ∈
 // {lo_m, lo_m + 1}. A weighted plan may give m any count in
-// [lo_m − skew, hi_m + skew] (at least 0).
+// [lo_m − skew, hi_m + skew], but at least 1 if lo_m is (see
+// solver.countLimits).
 //
 // Members in the same subscriber sets are interchangeable for the counts,
 // so the balance is solved over classes of them: a class of n members with

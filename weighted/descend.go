@@ -31,13 +31,13 @@ func (sr *search) descend() {
 	// which placement leaves near the bound on large groups. floor is the
 	// budget at which they stop, set at the first sweep.
 	floor := int64(math.MinInt64)
-	squaresCap := sr.s.floor.squares.add(sr.s.squaresSlack())
+	squaresCap := sr.s.squaresCap(sr.s.floor.squares)
 	for sr.budget > max(0, floor) {
 		if stuck && !squaresCap.less(sr.squares) {
 			return // within the band of the squares' lower bound
 		}
 		if !stuck {
-			stuck = !sr.lowerTop()
+			stuck = !sr.lowerTop() && !sr.lowerTopByChain()
 			continue
 		}
 		if floor == math.MinInt64 {
@@ -81,13 +81,13 @@ func (sr *search) lowerTop() bool {
 	return false
 }
 
-// sweep tries, for each member below the heaviest from the top down, the
+// sweep tries, for each member from the top down, the
 // lightest few members more than band below it that share a subscriber set
 // with it, until the budget is down to floor; it reports whether it applied an operation, and
 // whether one of them let the heaviest member improve.
 func (sr *search) sweep(band, floor int64) (progress, unstuck bool) {
 	order := append([]int32(nil), sr.byLoad...)
-	for i := len(order) - 2; i >= 0 && sr.budget > floor; i-- {
+	for i := len(order) - 1; i >= 0 && sr.budget > floor; i-- {
 		a := order[i]
 		tried := 0
 		for j := 0; tried < sweepPartners && j < len(sr.byLoad) && sr.budget > floor; j++ {

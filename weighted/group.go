@@ -106,16 +106,18 @@ func (g *group) validate() error {
 // config holds the solver's knobs; defaultConfig gives the defaults.
 type config struct {
 	// countSkew (partitions, >= 0): how far a member's partition count may
-	// be outside its count-balanced band. Default 1.
+	// be outside its count-balanced band (never down to 0 from a band
+	// above 0). Default 1.
 	countSkew int32
-	// marginPermille (0..1000): hysteresis. When the current owners form a
-	// complete plan within the count constraint (same members and
-	// subscriptions), nothing moves unless its heaviest member is more than
-	// this much above the best load the solver reaches. Default 100 (10%).
+	// marginPermille (0..1000): hysteresis. Unless a member joined, nothing
+	// moves beyond placing what nobody owns and repairing counts unless the
+	// heaviest member is then more than this much above the best load the
+	// solver reaches (with the same members and subscriptions: nothing
+	// moves). Default 100 (10%).
 	marginPermille int64
-	// bandPermille (0..1000): loads within this much of the best (heaviest
-	// load, and the root mean square load) count as equal, so that racks
-	// and moves decide. Default 10 (1%).
+	// bandPermille (0..1000): heaviest loads within this much of each
+	// other, and sums of squared loads within this much, count as equal, so
+	// that racks and moves decide. Default 10 (1%).
 	bandPermille int64
 }
 

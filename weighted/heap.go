@@ -1,13 +1,17 @@
 package weighted
 
 // heapEntry is an entry of the small binary heaps the repair and the
-// shortfall keep: least key first, then least member.
+// shortfall keep: least tier first, then least key, then least member.
 type heapEntry struct {
 	key    int64
 	member int32
+	tier   int32
 }
 
 func (e heapEntry) less(f heapEntry) bool {
+	if e.tier != f.tier {
+		return e.tier < f.tier
+	}
 	return e.key < f.key || (e.key == f.key && e.member < f.member)
 }
 

@@ -87,10 +87,16 @@ func checkCounts(t fataler, g *group, cfg config, holder []int32) {
 	lo, hi := countBands(ss, g.members)
 	_, count := loadsOf(g, holder)
 	for m, c := range count {
-		if c < lo[m]-cfg.countSkew || c > hi[m]+cfg.countSkew {
+		if c < minimumCount(lo[m], cfg) || c > hi[m]+cfg.countSkew {
 			t.Fatalf("member %d holds %d partitions, band [%d, %d], skew %d", m, c, lo[m], hi[m], cfg.countSkew)
 		}
 	}
+}
+
+// minimumCount is the least count the skew allows a member whose
+// count-balanced band starts at lo: lo − skew, but at least 1 if lo is.
+func minimumCount(lo int32, cfg config) int32 {
+	return max(min(1, lo), lo-cfg.countSkew)
 }
 
 // mustSolve solves g with cfg and checks validity and counts.

@@ -54,7 +54,7 @@ func countBound(g *group, cfg config) int64 {
 	least := int32(1 << 30)
 	for m := range int32(g.members) {
 		if len(ss.setsOf(m)) > 0 {
-			least = min(least, max(0, lo[m]-cfg.countSkew))
+			least = min(least, minimumCount(lo[m], cfg))
 		}
 	}
 	weights := slices.Clone(g.weight)
@@ -99,7 +99,7 @@ func subscriptionBound(g *group, cfg config) int64 {
 				if !in[m] {
 					in[m] = true
 					size++
-					least += int(max(0, lo[m]-cfg.countSkew))
+					least += int(minimumCount(lo[m], cfg))
 				}
 			}
 		}

@@ -86,7 +86,7 @@ func bruteForce(g *group, skew int32) (lo, hi []int32, best int64) {
 	best = int64(1) << 62
 	walk(0, func() {
 		for m, c := range count {
-			if c < lo[m]-skew || c > hi[m]+skew {
+			if c < minimumCount(lo[m], config{countSkew: skew}) || c > hi[m]+skew {
 				return
 			}
 		}

@@ -204,7 +204,7 @@ func (s *solver) pick(h *memberTrees, pool batch, i int, slack int64) int32 {
 			continue
 		}
 		m := h.top(len(s.sets.members) + int(j))
-		if m >= 0 && (local < 0 || (heapEntry{h.key(m), m}).less(heapEntry{h.key(local), local})) {
+		if m >= 0 && (local < 0 || (heapEntry{key: h.key(m), member: m}).less(heapEntry{key: h.key(local), member: local})) {
 			local = m
 		}
 	}
@@ -226,7 +226,7 @@ func (s *solver) pick(h *memberTrees, pool batch, i int, slack int64) int32 {
 func (s *solver) leastKey(h *memberTrees, set int32) int32 {
 	best := int32(-1)
 	for _, m := range s.sets.members[set] {
-		if best < 0 || (heapEntry{h.key(m), m}).less(heapEntry{h.key(best), best}) {
+		if best < 0 || (heapEntry{key: h.key(m), member: m}).less(heapEntry{key: h.key(best), member: best}) {
 			best = m
 		}
 	}
@@ -258,7 +258,7 @@ func (short *shortfall) take() int32 {
 	if !short.built {
 		for m, c := range pl.count {
 			if c < s.minCount[m] {
-				short.heap = append(short.heap, heapEntry{pl.load[m], int32(m)})
+				short.heap = append(short.heap, heapEntry{key: pl.load[m], member: int32(m)})
 			}
 		}
 		short.heap = heapify(short.heap)

@@ -16,28 +16,42 @@ type repairer struct {
 	pl   *plan
 	goal []int64 // nil, or per member the load to aim for
 
-	slots     []int32 // per slot, partitions held; built when a chain is first needed
-	chains    *chains
-	mark      []int32 // per set: stamp of the member whose sets are marked
-	stamp     int32
-	seen      []int32 // per member: stamp of the gather that took it
-	seenStamp int32
-	heap      []heapEntry
+	costly bool // settling from owners: moves count
+
+	// Per slot, partitions held and free ones (see free); built when a
+	// chain is first needed, with their walkers.
+	slots, freeSlots   []int32
+	chains, freeChains *chains
+	mark               []int32 // per set: stamp of the member whose sets are marked
+	stamp              int32
+	seen               []int32 // per member: stamp of the gather that took it
+	seenStamp          int32
+	heap               []heapEntry
 }
 
-// repairCounts runs the repairer on pl; see repairer.
+// repairCounts runs the repairer on pl; see repairer. Settling from
+// owners (goal set and owners known), each step first tries what costs no
+// move (a free partition directly, then a chain of free ones), then a
+// partition that leaves its owner.
 func (s *solver) repairCounts(pl *plan, goal []int64) {
-	r := &repairer{s: s, pl: pl, goal: goal, mark: make([]int32, len(s.sets.members)), seen: make([]int32, s.members)}
+	r := &repairer{s: s, pl: pl, goal: goal, costly: goal != nil && s.owner != nil,
+		mark: make([]int32, len(s.sets.members)), seen: make([]int32, s.members)}
 	for m := range int32(s.members) {
 		for pl.count[m] < s.minCount[m] {
-			if !r.fill(m) && !r.relay(m) && !r.chainTo(m) {
+			if r.costly && (r.fill(m, 0) || r.chainTo(m, true)) {
+				continue
+			}
+			if !r.fill(m, 1) && !r.relay(m) && !r.chainTo(m, false) {
 				break // unreachable: the bounds are feasible
 			}
 		}
 	}
 	for m := range int32(s.members) {
 		for pl.count[m] > s.maxCount[m] {
-			if !r.shed(m) && !r.chainFrom(m) {
+			if r.costly && (r.shed(m, 0) || r.chainFrom(m, true)) {
+				continue
+			}
+			if !r.shed(m, 1) && !r.chainFrom(m, false) {
 				break // unreachable, as above
 			}
 		}
@@ -53,29 +67,6 @@ func (r *repairer) markSets(m int32) int32 {
 	return r.stamp
 }
 
-// donorKey ranks donors for member d (whose sets are stamped stamp),
-// least first: members above their maximum, then, without goals, the one
-// whose lightest partition d may take is lightest (the members below their
-// minimum after placement are those holding a heavy partition, so they
-// should get the lightest partitions going), and with goals the heaviest
-// donor. retired: nothing d may take.
-func (r *repairer) donorKey(u, stamp int32) int64 {
-	var key int64
-	if r.goal == nil {
-		p := r.lightestFor(u, stamp)
-		if p < 0 {
-			return retired
-		}
-		key = r.s.weight[p]
-	} else {
-		key = -r.pl.load[u]
-	}
-	if r.pl.count[u] > r.s.maxCount[u] {
-		key -= 1 << 62
-	}
-	return key
-}
-
 // lightestFor returns member u's lightest partition in a set stamped stamp,
 // the later in held order on a tie, or -1.
 func (r *repairer) lightestFor(u, stamp int32) int32 {
@@ -88,82 +79,9 @@ func (r *repairer) lightestFor(u, stamp int32) int32 {
 	return -1
 }
 
-// receiverKey ranks receivers, least first: members below their minimum,
-// then the lightest.
-func (r *repairer) receiverKey(v int32) int64 {
-	key := r.pl.load[v]
-	if r.pl.count[v] < r.s.minCount[v] {
-		key -= 1 << 62
-	}
-	return key
-}
-
-// fill passes member d (below its minimum) partitions from the
-// best-ranked donors (see donorKey) that can spare one of d's topics, until
-// d reaches its minimum or no donor is left; it reports whether it passed
-// any. A donor's key only grows as it gives, so the heap re-keys lazily.
-func (r *repairer) fill(d int32) bool {
-	s, pl := r.s, r.pl
-	stamp := r.markSets(d)
-	key := func(u int32) int64 { return r.donorKey(u, stamp) }
-	heap := r.gather(d, func(u int32) bool { return pl.count[u] > s.minCount[u] }, key)
-	passed := false
-	for len(heap) > 0 && pl.count[d] < s.minCount[d] {
-		u := heap[0].member
-		if k := key(u); pl.count[u] > s.minCount[u] && k != heap[0].key {
-			heap[0].key = k
-			siftDown(heap, 0)
-			continue
-		}
-		p := int32(-1)
-		switch {
-		case pl.count[u] <= s.minCount[u] || heap[0].key == retired:
-		case r.goal == nil:
-			p = r.lightestFor(u, stamp)
-		default:
-			p = r.choose(u, d, stamp)
-		}
-		if p < 0 {
-			heap = popTop(heap)
-			continue
-		}
-		r.transfer(p, d)
-		passed = true
-	}
-	return passed
-}
-
-// shed passes partitions of member u (above its maximum) to the
-// best-ranked receivers (see receiverKey) with room, until u is down to its
-// maximum or no receiver is left; it reports whether it passed any.
-func (r *repairer) shed(u int32) bool {
-	s, pl := r.s, r.pl
-	heap := r.gather(u, func(v int32) bool { return pl.count[v] < s.maxCount[v] }, r.receiverKey)
-	passed := false
-	for len(heap) > 0 && pl.count[u] > s.maxCount[u] {
-		v := heap[0].member
-		if key := r.receiverKey(v); pl.count[v] < s.maxCount[v] && key != heap[0].key {
-			heap[0].key = key
-			siftDown(heap, 0)
-			continue
-		}
-		p := int32(-1)
-		if pl.count[v] < s.maxCount[v] {
-			p = r.choose(u, v, r.markSets(v))
-		}
-		if p < 0 {
-			heap = popTop(heap)
-			continue
-		}
-		r.transfer(p, v)
-		passed = true
-	}
-	return passed
-}
-
-// gather returns a heap, keyed by key, of the members other than m sharing
+// gather returns a heap, ranked by rank, of the members other than m sharing
 // a set with m that ok accepts, each once.
-func (r *repairer) gather(m int32, ok func(int32) bool, key func(int32) int64) []heapEntry {
+func (r *repairer) gather(m int32, ok func(int32) bool, rank func(int32) heapEntry) []heapEntry {
 	s := r.s
 	r.heap = r.heap[:0]
 	r.seenStamp++
@@ -172,7 +90,7 @@ func (r *repairer) gather(m int32, ok func(int32) bool, key func(int32) int64) [
 		for _, u := range s.sets.members[set] {
 			if r.seen[u] != r.seenStamp && ok(u) {
 				r.seen[u] = r.seenStamp
-				r.heap = append(r.heap, heapEntry{key(u), u})
+				r.heap = append(r.heap, rank(u))
 			}
 		}
 	}
@@ -248,135 +166,16 @@ func (r *repairer) aim(from, to int32) int64 {
 // when they are in use.
 func (r *repairer) transfer(p, to int32) {
 	if r.slots != nil {
-		ss, set := r.s.sets, r.s.partSet[p]
-		r.slots[ss.slot(set, r.pl.holder[p])]--
-		r.slots[ss.slot(set, to)]++
+		ss, set, from := r.s.sets, r.s.partSet[p], r.pl.holder[p]
+		k, l := ss.slot(set, from), ss.slot(set, to)
+		r.slots[k]--
+		r.slots[l]++
+		if r.free(p, from) {
+			r.freeSlots[k]--
+		}
+		if r.free(p, to) {
+			r.freeSlots[l]++
+		}
 	}
 	r.pl.move(p, to)
-}
-
-// useChains builds the slot counts and the chain walker.
-func (r *repairer) useChains() {
-	if r.slots != nil {
-		return
-	}
-	ss := r.s.sets
-	r.slots = make([]int32, ss.slotFrom[len(ss.members)])
-	for p, m := range r.pl.holder {
-		if m >= 0 {
-			r.slots[ss.slot(r.s.partSet[p], m)]++
-		}
-	}
-	r.chains = newChains(ss, r.slots, r.s.members)
-}
-
-// lightest returns the partition of set held by member from to pass on a
-// chain to member to: the fewest moves, then the lightest.
-func (r *repairer) lightest(from, to, set int32) int32 {
-	best, bestCost := int32(-1), 0
-	list := r.pl.held[from]
-	for i := len(list) - 1; i >= 0; i-- {
-		p := list[i]
-		if r.s.partSet[p] != set {
-			continue
-		}
-		if c := r.s.moveCost(p, from, to); best < 0 || c < bestCost {
-			best, bestCost = p, c
-		}
-	}
-	return best
-}
-
-// chainFrom passes one partition from member u (above its maximum) along a
-// chain to a member with room.
-func (r *repairer) chainFrom(u int32) bool {
-	r.useChains()
-	s, x := r.s, r.chains
-	x.reset()
-	x.start(u)
-	v := x.forward(nil, func(m int32) bool { return r.pl.count[m] < s.maxCount[m] })
-	if v < 0 {
-		return false
-	}
-	for ; x.parent[v] >= 0; v = x.parent[v] {
-		r.transfer(r.lightest(x.parent[v], v, x.parentSet[v]), v)
-	}
-	return true
-}
-
-// relay passes member d (below its minimum) one partition through a
-// member v that cannot spare one: v gives d its lightest partition d may
-// take, and the member that can spare one gives v its lightest partition v
-// may take. It tries the vs by that first partition, lightest first, so d
-// gets the lightest it can through a chain of two (a breadth-first chain
-// would take whatever the first member it reaches holds, maybe a heavy
-// partition). It reports whether it passed one.
-func (r *repairer) relay(d int32) bool {
-	s, pl := r.s, r.pl
-	stampD := r.markSets(d)
-	key := func(v int32) int64 {
-		if p := r.lightestFor(v, stampD); p >= 0 {
-			return s.weight[p]
-		}
-		return retired
-	}
-	heap := slices.Clone(r.gather(d, func(int32) bool { return true }, key))
-	for len(heap) > 0 && heap[0].key != retired {
-		v := heap[0].member
-		heap = popTop(heap)
-		p := r.lightestFor(v, r.markSets(d))
-		stamp := r.markSets(v)
-		donor, refill := int32(-1), int32(-1)
-		for _, set := range s.sets.setsOf(v) {
-			for _, u := range s.sets.members[set] {
-				if u == d || u == v || pl.count[u] <= s.minCount[u] {
-					continue
-				}
-				if q := r.lightestFor(u, stamp); q >= 0 && (refill < 0 || s.weight[q] < s.weight[refill]) {
-					donor, refill = u, q
-				}
-			}
-		}
-		if donor >= 0 {
-			r.transfer(p, d)
-			r.transfer(refill, v)
-			return true
-		}
-	}
-	return false
-}
-
-// chainTo passes one partition along a chain to member d (below its
-// minimum) from a member that can spare one.
-func (r *repairer) chainTo(d int32) bool {
-	r.useChains()
-	s, x := r.s, r.chains
-	x.reset()
-	x.start(d)
-	// Backward search; parent[u] is the member u passes to.
-	for head := 0; head < len(x.queue); head++ {
-		w := x.queue[head]
-		for _, set := range s.sets.setsOf(w) {
-			if x.setSeen[set] {
-				continue
-			}
-			x.setSeen[set] = true
-			from := s.sets.slotFrom[set]
-			for i, u := range s.sets.members[set] {
-				if x.seen[u] || r.slots[from+int32(i)] == 0 {
-					continue
-				}
-				x.seen[u] = true
-				x.parent[u], x.parentSet[u] = w, set
-				if r.pl.count[u] > s.minCount[u] {
-					for ; u != d; u = x.parent[u] {
-						r.transfer(r.lightest(u, x.parent[u], x.parentSet[u]), x.parent[u])
-					}
-					return true
-				}
-				x.queue = append(x.queue, u)
-			}
-		}
-	}
-	return false
 }

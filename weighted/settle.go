@@ -196,6 +196,39 @@ func (sr *search) bestWithin(a, b int32, room int64, classify func(d int64) (int
 				offer(x, ys[k])
 			}
 		}
+		if s.owner != nil {
+			sr.offerFree(a, b, aim, w, offer)
+		}
 	}
 	return best, bestRating, found
+}
+
+// offerFree offers the operations around aim that pass a free partition
+// (one not with its owner, which moves at no cost) either way: a free x
+// alone or with the ys nearest w(x) − aim, and a free y with the xs nearest
+// w(y) + aim. The windows around the aim alone may miss them.
+func (sr *search) offerFree(a, b int32, aim int64, w int, offer func(x, y int32)) {
+	pl, s := sr.pl, sr.s
+	xs, ys := sr.xs, sr.ys
+	for _, x := range xs {
+		if s.moveCost(x, a, b) > 0 {
+			continue
+		}
+		if sr.canMove(a, b) {
+			offer(x, -1)
+		}
+		j := sr.firstAtMost(ys, pl.weight[x]-aim)
+		for k := max(0, j-w); k < min(len(ys), j+w); k++ {
+			offer(x, ys[k])
+		}
+	}
+	for _, y := range ys {
+		if s.moveCost(y, b, a) > 0 {
+			continue
+		}
+		i := sr.firstAtMost(xs, pl.weight[y]+aim)
+		for k := max(0, i-w); k < min(len(xs), i+w); k++ {
+			offer(xs[k], y)
+		}
+	}
 }

@@ -93,7 +93,10 @@ func (s *solver) normaliseOwners(owner []int32) {
 	}
 }
 
-// countLimits computes the count-balanced band and the count constraint.
+// countLimits computes the count-balanced band and the count constraint:
+// [lo − skew, hi + skew], but at least 1 where lo is (a member the
+// count-balanced plans give partitions to gets some, so a member holding
+// none is one that joined).
 func (s *solver) countLimits() {
 	low, high := countBands(s.sets, s.members)
 	s.low = low
@@ -103,7 +106,7 @@ func (s *solver) countLimits() {
 		if s.sets.memberFrom[m+1] == s.sets.memberFrom[m] {
 			continue
 		}
-		s.minCount[m] = max(0, low[m]-s.cfg.countSkew)
+		s.minCount[m] = max(min(1, low[m]), low[m]-s.cfg.countSkew)
 		s.maxCount[m] = high[m] + s.cfg.countSkew
 	}
 }
@@ -140,17 +143,13 @@ func (s *solver) tolerance(best int64) int64 {
 	return permille(best, s.cfg.bandPermille)
 }
 
-// squaresSlack is the band within which sums of squared loads count as
-// equal: active·t² for t = bandPermille of the mean load, that is root
-// mean square loads within about t of each other. (Relative to the mean,
-// not to the heaviest load: one heavy partition would otherwise let a
-// member that joined stay empty.)
-func (s *solver) squaresSlack() wide {
-	if s.active == 0 {
-		return wide{}
-	}
-	t := permille(s.total/int64(s.active), s.cfg.bandPermille)
-	return square(t).times(int64(s.active))
+// squaresCap is the largest sum of squared loads that counts as equal to
+// q: q plus bandPermille of it. (Relative to q, so that moves and racks
+// decide between plans whose balance differs by less than the band; a
+// member that joins still gets its share, from the count repair, which
+// aims its partitions at the goal load.)
+func (s *solver) squaresCap(q wide) wide {
+	return q.add(q.quo(1000).times(s.cfg.bandPermille))
 }
 
 // withMargin is best plus the hysteresis margin.
@@ -159,50 +158,56 @@ func (s *solver) withMargin(best int64) int64 {
 }
 
 // run solves. Without owners, it returns the plan from scratch (fresh).
-// With owners it starts from their plan (keep), and computes the plan
-// from scratch only when a lower bound cannot settle the question:
+// With owners it starts from their plan (keep), places what nobody owns
+// and repairs the counts (moves the group's change forces), and computes
+// the plan from scratch only when a lower bound cannot settle the
+// question:
 //
-//   - Hysteresis: when the owners' plan is complete (the same members and
-//     subscriptions) and its heaviest load is within the margin of the
-//     lower bound, or else of the best the search reaches from scratch, it
-//     is the answer: nothing moves.
-//   - Otherwise the unowned partitions are placed, counts repaired, and the
-//     plan settled: partitions move, fewest first, until the heaviest load
-//     and the squares are within the band of a target. The target is first
-//     the lower bounds (a plan within the band of them is within the band
-//     of the optimum), and if that fails, with its moves undone, the
-//     loads of the plan from scratch. The settled plan is the answer unless
-//     the plan from scratch beats it by more than the band.
+//   - Hysteresis: unless a member joined (it holds nothing), the result is
+//     the answer when its heaviest load is within the margin of the lower
+//     bound, or else of the best the search reaches from scratch: nothing
+//     else moves. With the same members and subscriptions (a complete
+//     owners' plan) that means nothing moves at all; after a member leaves,
+//     or in the follow-up round of a cooperative rebalance, only what nobody
+//     owns is placed.
+//   - Otherwise the plan is settled: partitions move, fewest first, until
+//     the heaviest load and the squares are within the band of a target.
+//     The target is first the lower bounds (a plan within the band of them
+//     is within the band of the optimum) and, if that fails, with its moves
+//     undone, the loads of the plan from scratch. The settled plan is the
+//     answer unless the plan from scratch beats it by more than the band.
 func (s *solver) run() []int32 {
 	if s.owner == nil {
 		fresh, _ := s.fresh()
 		return fresh.holder
 	}
 	low := s.floor
-	keep, pool, complete := s.keep()
-	if complete && keep.maxLoad() <= s.withMargin(low.max) {
+	keep, pool, complete, joined := s.keep()
+	if !complete {
+		s.place(keep, pool, s.tolerance(low.max))
+		s.repairCounts(keep, low.goal)
+	}
+	if !joined && keep.maxLoad() <= s.withMargin(low.max) {
 		return keep.holder
 	}
 	var fresh *plan
 	var best score
-	if complete {
+	if !joined {
 		fresh, best = s.fresh()
 		if keep.maxLoad() <= s.withMargin(best.max) {
 			return keep.holder
 		}
 	} else {
-		s.place(keep, pool, s.tolerance(low.max))
-		s.repairCounts(keep, low.goal)
 		sr := s.newSearch(keep, s.budget())
 		sr.log = true
-		if sr.settleBoth(low.max+s.tolerance(low.max), low.squares.add(s.squaresSlack()), low.goal) {
+		if sr.settleBoth(low.max+s.tolerance(low.max), s.squaresCap(low.squares), low.goal) {
 			return keep.holder
 		}
 		sr.undo()
 		fresh, best = s.fresh()
 	}
 	sr := s.newSearch(keep, s.budget())
-	sr.settleBoth(best.max+s.tolerance(best.max), best.squares.add(s.squaresSlack()), fresh.load)
+	sr.settleBoth(best.max+s.tolerance(best.max), s.squaresCap(best.squares), fresh.load)
 	if s.compare(s.score(keep), s.score(fresh), s.tolerance(best.max)) <= 0 {
 		return keep.holder
 	}
@@ -290,11 +295,11 @@ func (s *solver) bounds() lowBound {
 // keep returns the owners' plan: each partition with its valid owner, less
 // the lightest partitions of owners above their maximum; pool holds the
 // partitions it leaves unheld, in placement order. complete reports that
-// nothing was left or shed and every member is within its count limits,
-// none holding nothing where the count-balanced plan gives it something
-// (a member that joined): the group is the one the owners' plan was made
-// for.
-func (s *solver) keep() (pl *plan, pool batch, complete bool) {
+// nothing was left or shed and every member is within its count limits:
+// the group is the one the owners' plan was made for. joined reports that
+// some member holds nothing though its minimum is at least one (a plan of
+// this solver gives such a member a partition, so it joined since).
+func (s *solver) keep() (pl *plan, pool batch, complete, joined bool) {
 	pl = newPlan(s.weight, s.members, s.maxCount)
 	owners := gather(s.all.parts, s.owner)
 	unowned := 0
@@ -312,8 +317,9 @@ func (s *solver) keep() (pl *plan, pool batch, complete bool) {
 			pl.remove(pl.held[m][pl.count[m]-1])
 			shed = true
 		}
-		if pl.count[m] < s.minCount[m] || (pl.count[m] == 0 && s.low[m] > 0) {
+		if pl.count[m] < s.minCount[m] {
 			complete = false
+			joined = joined || pl.count[m] == 0
 		}
 	}
 	pool = s.newBatch(unowned)
@@ -322,7 +328,7 @@ func (s *solver) keep() (pl *plan, pool batch, complete bool) {
 			pool.push(s, p, s.all.weights[i])
 		}
 	}
-	return pl, pool, complete && !shed
+	return pl, pool, complete && !shed, joined
 }
 
 // score is what the objective compares, in order.
@@ -353,7 +359,7 @@ func (s *solver) score(pl *plan) score {
 
 // compare orders two scores by the objective: -1 when a is better or as
 // good, 1 when b is better. Heaviest loads within tol count as equal, and
-// sums of squares within squaresSlack; then more rack-local partitions,
+// sums of squares within squaresCap; then more rack-local partitions,
 // fewer moves and less weight moved win; a full tie goes to a.
 func (s *solver) compare(a, b score, tol int64) int {
 	switch {
@@ -362,11 +368,10 @@ func (s *solver) compare(a, b score, tol int64) int {
 	case b.max > a.max+tol:
 		return -1
 	}
-	slack := s.squaresSlack()
 	switch {
-	case b.squares.add(slack).less(a.squares):
+	case s.squaresCap(b.squares).less(a.squares):
 		return 1
-	case a.squares.add(slack).less(b.squares):
+	case s.squaresCap(a.squares).less(b.squares):
 		return -1
 	}
 	if c := cmp.Or(-cmp.Compare(a.local, b.local), cmp.Compare(a.moves, b.moves), cmp.Compare(a.moved, b.moved)); c != 0 {

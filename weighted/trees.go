@@ -9,8 +9,8 @@ import (
 // members of each subscriber set and, when racks are in play, one over the
 // members of each (set, member rack). A member competes while it has room
 // (count below its maximum). The key is the member's load, or, for placing
-// idle partitions, its count minus its count-balanced low; ties go to the
-// lower member number.
+// idle partitions, its count minus its count-balanced low (see key); ties
+// go to the lower member number.
 //
 // Keys only grow while the trees are in use, so they are refreshed lazily:
 // a winner whose key is out of date is re-keyed and the tournament
@@ -23,7 +23,8 @@ import (
 type memberTrees struct {
 	pl       *plan
 	maxCount []int32
-	base     []int32 // non-nil: the key is count − base[m]; nil: load
+	base     []int32 // non-nil: the key is count − base[m] (see key); nil: load
+	sets     *subscriberSets
 	trees    []tournament
 
 	// Per set s, its rack trees: rackOf[rackFrom[s]:rackFrom[s+1]] are the
@@ -102,7 +103,7 @@ func (t *tournament) set(j int32, k int64) {
 // newTrees builds the trees over pl's members.
 func (s *solver) newTrees(pl *plan, base []int32) *memberTrees {
 	ss := s.sets
-	h := &memberTrees{pl: pl, maxCount: s.maxCount, base: base}
+	h := &memberTrees{pl: pl, maxCount: s.maxCount, base: base, sets: s.sets}
 	key := func(m int32) int64 {
 		if pl.count[m] >= s.maxCount[m] {
 			return retired
@@ -140,9 +141,14 @@ func (s *solver) newTrees(pl *plan, base []int32) *memberTrees {
 	return h
 }
 
+// key is the member's load or, with base, its count above base[m] and, on
+// a tie, the number of subscriber sets it belongs to: a member with fewer
+// choices takes an idle partition first, leaving those with more for the
+// topics only they can take.
 func (h *memberTrees) key(m int32) int64 {
 	if h.base != nil {
-		return int64(h.pl.count[m] - h.base[m])
+		ss := h.sets
+		return int64(h.pl.count[m]-h.base[m])<<32 | int64(ss.memberFrom[m+1]-ss.memberFrom[m])
 	}
 	return h.pl.load[m]
 }
