@@ -11,16 +11,18 @@ package weighted
 // chainPartners is how many members c each b tries.
 const chainPartners = 4
 
-// lowerTopByChain applies the best two-step chain (a move from a to b,
-// then a move or a swap between b and c) that leaves a, b and c all below
+// lowerTopByChain applies the best two-step chain (a move from a to b, a
+// swap if a is at its minimum count, then a move or a swap between b and
+// c) that leaves a, b and c all below
 // a's load, a being the heaviest member; it reports whether it found one.
 // The best leaves the largest of the three loads the smallest.
 func (sr *search) lowerTopByChain() bool {
 	pl := sr.pl
 	a := sr.top()
-	if a < 0 || pl.count[a] <= sr.s.minCount[a] || pl.load[a] <= sr.s.lowerBound {
+	if a < 0 || pl.load[a] <= sr.s.lowerBound {
 		return false
 	}
+	atMin := pl.count[a] <= sr.s.minCount[a]
 	la := pl.load[a]
 	var best [2]op
 	bestMax := la
@@ -29,6 +31,15 @@ func (sr *search) lowerTopByChain() bool {
 		b := sr.byLoad[i]
 		if b == a || pl.load[b] >= la || !sr.shares(a, b) || !sr.lists(a, b) {
 			continue
+		}
+		// At its minimum, a swaps: b gives back its lightest partition a may
+		// take.
+		back := int32(-1)
+		if atMin {
+			if len(sr.ys) == 0 {
+				continue
+			}
+			back = sr.ys[len(sr.ys)-1]
 		}
 		tried++
 		xs := append(sr.chainXs[:0], sr.xs...)
@@ -45,7 +56,7 @@ func (sr *search) lowerTopByChain() bool {
 			found++
 			ys := append(sr.chainYs[:0], sr.xs...)
 			sr.chainYs = ys
-			if pair, top, ok := sr.bestChain(a, b, c, xs, ys); ok && top < bestMax {
+			if pair, top, ok := sr.bestChain(a, b, c, back, xs, ys); ok && top < bestMax {
 				best, bestMax = pair, top
 			}
 		}
@@ -63,9 +74,13 @@ func (sr *search) lowerTopByChain() bool {
 // the swap with the lightest z that keeps c below a's load; then x nearest
 // halving what is left between a and b. The b→c step may leave b and c no
 // better off (a lateral step): it only has to make room for x.
-func (sr *search) bestChain(a, b, c int32, xs, ys []int32) ([2]op, int64, bool) {
+func (sr *search) bestChain(a, b, c, back int32, xs, ys []int32) ([2]op, int64, bool) {
 	pl := sr.pl
 	la, lb, lc := pl.load[a], pl.load[b], pl.load[c]
+	var wBack int64
+	if back >= 0 {
+		wBack = pl.weight[back]
+	}
 	var zs []int32 // c's partitions b may take
 	if sr.lists(c, b) {
 		zs = append(sr.chainZs[:0], sr.xs...)
@@ -81,15 +96,15 @@ func (sr *search) bestChain(a, b, c int32, xs, ys []int32) ([2]op, int64, bool) 
 		if wy <= 0 || lc+wy >= la {
 			return
 		}
-		i := sr.firstAtMost(xs, (la-lb+wy)/2)
+		i := sr.firstAtMost(xs, (la-lb+wy)/2+wBack)
 		for h := max(0, i-1); h < min(len(xs), i+1); h++ {
 			x := xs[h]
-			wx := pl.weight[x]
-			if wx == 0 {
+			wx := pl.weight[x] - wBack
+			if wx <= 0 {
 				continue
 			}
 			top := max(la-wx, lb+wx-wy, lc+wy)
-			first, second := op{a, b, x, -1, wx}, op{b, c, y, z, wy}
+			first, second := op{a, b, x, back, wx}, op{b, c, y, z, wy}
 			if top < bestMax && sr.safe(first) && sr.safe(second) {
 				best, bestMax, found = [2]op{first, second}, top, true
 			}
@@ -100,13 +115,19 @@ func (sr *search) bestChain(a, b, c int32, xs, ys []int32) ([2]op, int64, bool) 
 		if wy == 0 || sr.budget <= 0 {
 			break
 		}
+		if y == back {
+			continue
+		}
 		sr.budget--
-		if pl.count[c] < sr.s.maxCount[c] {
+		// Counts: a move from a (back < 0) takes one from a and gives one
+		// to b; a move on to c passes one from b to c.
+		s := sr.s
+		if pl.count[c] < s.maxCount[c] && (back < 0 || pl.count[b] > s.minCount[b]) {
 			try(y, -1)
 		}
 		// The lightest z with lc + wy − w(z) < la.
-		if k := sr.firstAtMost(zs, lc+wy-la); k > 0 && pl.count[b] < sr.s.maxCount[b] {
-			try(y, zs[k-1]) // b gains a partition, c none
+		if k := sr.firstAtMost(zs, lc+wy-la); k > 0 && (back >= 0 || pl.count[b] < s.maxCount[b]) {
+			try(y, zs[k-1])
 		}
 	}
 	return best, bestMax, found
