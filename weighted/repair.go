@@ -16,7 +16,8 @@ type repairer struct {
 	pl   *plan
 	goal []int64 // nil, or per member the load to aim for
 
-	costly bool // settling from owners: moves count
+	costly   bool // settling from owners: moves count
+	freeHeld int  // with costly: held partitions not with their owner
 
 	// Per slot, partitions held and free ones (see free); built when a
 	// chain is first needed, with their walkers.
@@ -36,9 +37,16 @@ type repairer struct {
 func (s *solver) repairCounts(pl *plan, goal []int64) {
 	r := &repairer{s: s, pl: pl, goal: goal, costly: goal != nil && s.owner != nil,
 		mark: make([]int32, len(s.sets.members)), seen: make([]int32, s.members)}
+	if r.costly {
+		for p, m := range pl.holder {
+			if m >= 0 && s.owner[p] != m {
+				r.freeHeld++
+			}
+		}
+	}
 	for m := range int32(s.members) {
 		for pl.count[m] < s.minCount[m] {
-			if r.costly && (r.fill(m, 0) || r.chainTo(m, true)) {
+			if r.costly && (r.fill(m, 0) || (r.freeHeld > 0 && r.chainTo(m, true))) {
 				continue
 			}
 			if !r.fill(m, 1) && !r.relay(m) && !r.chainTo(m, false) {
@@ -48,7 +56,7 @@ func (s *solver) repairCounts(pl *plan, goal []int64) {
 	}
 	for m := range int32(s.members) {
 		for pl.count[m] > s.maxCount[m] {
-			if r.costly && (r.shed(m, 0) || r.chainFrom(m, true)) {
+			if r.costly && (r.shed(m, 0) || (r.freeHeld > 0 && r.chainFrom(m, true))) {
 				continue
 			}
 			if !r.shed(m, 1) && !r.chainFrom(m, false) {
@@ -175,6 +183,14 @@ func (r *repairer) transfer(p, to int32) {
 		}
 		if r.free(p, to) {
 			r.freeSlots[l]++
+		}
+	}
+	if r.costly {
+		if r.free(p, r.pl.holder[p]) {
+			r.freeHeld--
+		}
+		if r.free(p, to) {
+			r.freeHeld++
 		}
 	}
 	r.pl.move(p, to)
