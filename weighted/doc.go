@@ -25,9 +25,9 @@
 //
 // In this order:
 //
-//  1. Counts: every member's partition count is within countSkew (default
-//  1. of its band in the count-balanced plans, and at least 1 where that
-//     band is. The count-balanced plans are sticky's: those minimising the
+//  1. Counts: every member's partition count is within countSkew (by
+//     default one partition) of its band in the count-balanced plans, and
+//     at least 1 where that band is. The count-balanced plans are sticky's: those minimising the
 //     sum of squared counts over all valid plans. With identical
 //     subscriptions every member has ⌊N/k⌋ or ⌈N/k⌉; with different ones, no
 //     chain of subscribers can pass a partition from a member to one with
