@@ -44,6 +44,9 @@ func zipfWeights(n int, seed uint64) []int64 {
 // Assign (index, solve and plan), sticky's AssignIndex (solve only, on a
 // prebuilt index) and this solver on the dense input of the same index with
 // Zipf weights (s = 1.1), shape by shape so the three run interleaved.
+// The join scenario's owners hold a count-balanced plan (a group migrating
+// from count-sticky), which the weighted solver must largely redo; see
+// BenchmarkSolve for a join after a weighted plan.
 func BenchmarkVersusSticky(b *testing.B) {
 	shapes := scenario.Shapes()
 	for _, k := range []scenario.Kind{scenario.Fresh, scenario.Mixed, scenario.Join} {
