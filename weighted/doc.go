@@ -1,0 +1,161 @@
+// Package weighted is the solver of the load-aware (weighted) assignor of
+// issue 16: it balances partitions by their weight (records/s, bytes/s,
+// lag: any integer the caller measures), within a bound on each member's
+// partition count, without churn. This step holds the pure solver over
+// dense inputs; the public assignor (New, Config, how weights reach the
+// Group, the protocol name and its user data) wires it in a later step.
+//
+// # Input and output
+//
+// solve(group, config) takes P partitions numbered 0..P-1 with a topic and
+// an integer weight each (>= 0, defaults applied, 0 for an idle partition),
+// M members numbered 0..M-1, each topic's subscribers, each partition's
+// current valid owner (or -1), and optionally member racks and replica rack
+// sets. It returns holder[p], the member partition p goes to, or -1 exactly
+// when nobody subscribes to its topic. Invalid input is an error naming the
+// culprit (wrapping errInput), never a panic. Integer arithmetic only (sums
+// of squares in 128 bits), no clock, no randomness, no goroutines: two
+// leaders on any machines compute the same plan. Ties are broken by member
+// and partition number, so the plan is the same for any order of the lists
+// that are sets (subscribers, rack sets) but may change if members or
+// partitions are renumbered: the caller numbers them canonically (member ID
+// order, topic then partition order), as assignor.Index does.
+//
+// # What it optimises
+//
+// In this order:
+//
+//  1. Counts: every member's partition count is within countSkew (by
+//     default one partition) of its band in the count-balanced plans, and
+//     at least 1 where that band is. The count-balanced plans are sticky's: those minimising the
+//     sum of squared counts over all valid plans. With identical
+//     subscriptions every member has ⌊N/k⌋ or ⌈N/k⌉; with different ones, no
+//     chain of subscribers can pass a partition from a member to one with
+//     two fewer. Member m's counts over those plans form a band [lo, hi],
+//     hi <= lo+1, so it may hold [max(lo − skew, min(lo, 1)), hi + skew].
+//     The bound is hard: it is what keeps idle partitions from piling onto
+//     one member, and memory per member bounded.
+//  2. The heaviest member's load, as small as possible;
+//  3. then the sum of squared loads. Both are compared within a band
+//     (bandPermille, default 1%): heaviest loads within 1% of each other,
+//     and sums of squares within 1%, count as equal, so that
+//  4. racks (a member in a rack holding a replica of the partition, as
+//     sticky and KIP-881 do them), and then
+//  5. moves (partitions leaving their valid owner, then their weight)
+//     decide; then
+//  6. a deterministic tie-break (member and partition numbers).
+//
+// Hysteresis (marginPermille, default 10%): unless a member joined, the
+// solver places what nobody owns, repairs counts the group's change broke,
+// and moves nothing else while the heaviest load is within the margin of
+// the best it can reach. With the same members and subscriptions nothing
+// moves at all. After a member leaves, only its partitions are placed; in
+// the follow-up round of a cooperative rebalance, only the withheld ones.
+// A member that holds nothing though its band is at least 1 has joined
+// (the solver never leaves such a member empty), and then the plan is
+// settled to the band of the best.
+//
+// # How
+//
+// The problem is NP-hard (it contains makespan scheduling), so the solver
+// is a heuristic: a longest-processing-time start under the count limits,
+// improved by local search; from owners, the owners' plan improved with
+// the fewest moves.
+//
+// Count limits. Members subscribed to the same sets are interchangeable for
+// counts, so the count balance is solved over those classes (a handful in
+// real groups): each set is dealt to its classes in proportion to their
+// sizes, then partitions are passed along chains of classes from the
+// fullest to the emptiest until no chain improves; the bands come from
+// which classes can trade a partition at no cost (counts.go).
+//
+// Placement. The weighted partitions, by weight descending (an LSD radix
+// sort), each go to the least-loaded subscriber with room, picked from a
+// winner tree (fan-out four) per subscriber set, refreshed lazily; with
+// racks, to the least-loaded subscriber in a replica's rack instead when
+// that one is within the band of the least loaded. With one set, the
+// lightest partitions are kept for the members below their minimum (those
+// that took a heavy partition early): once the partitions left are no more
+// than the counts those members lack, they go to them. Idle partitions then
+// go to the member with the fewest partitions against its band (ties: the
+// fewest subscriber sets). O(P log M).
+//
+// Count repair. A member still below its minimum takes the lightest
+// partition it may from a member that can spare one, directly, through a
+// member that cannot (a relay of two), or along a chain; a member above
+// its maximum passes one to the lightest subscriber with room. From owners,
+// each step first tries what costs no move: a partition not with its owner,
+// directly or along a chain of such partitions.
+//
+// Local search. The heaviest member a tries the lightest members that
+// share a set with it and takes the best move (a partition to b) or swap
+// (one each way) passing a weight d with 0 < d < load[a] − load[b], nearest
+// half the gap: each such operation lowers the pair's larger load and the
+// sum of squares, so the search cannot cycle. When a has none, a two-step
+// chain (a passes to b, b moves or swaps with c) may lower it where no
+// single operation does. Then sweeps go down the members, each trying the
+// two lightest that share a set with it, to lower the squares, until the
+// squares are within the band of their lower bound or the sweep budget is
+// spent. Everything runs on a budget linear in P + M.
+//
+// From owners. The owners' plan, with what nobody owns placed and counts
+// repaired, is checked against the lower bound first: the heaviest load is
+// at least max(⌈total/active⌉, heaviest partition plus the c−1 lightest, c
+// the least minimum count) and the sum of squares at least that of the k
+// heaviest partitions alone and the rest spread evenly (every plan's load
+// vector majorizes that one). Within the margin of the bound (hysteresis)
+// or within the band of it (settled), the answer is certified without a
+// plan from scratch. Otherwise the plan from scratch gives the best loads,
+// and the owners' plan is settled toward them: while the heaviest member
+// is above the target it passes weight to the lightest, preferring
+// operations that move no owned partition, then that finish the job, then
+// the least weight; then the squares are brought into the band the same
+// way. The settled plan wins unless the plan from scratch beats it by more
+// than the band.
+//
+// # Example
+//
+// Three members A, B, C subscribe to t0, whose six partitions weigh 90,
+// 40, 30, 20, 10 and 10 (count band 2, so counts 1 to 3). Placement gives
+// 90 to A, 40 to B, 30 and 20 to C and both 10s to B:
+//
+//	A: t0[0]              load 90 (the heaviest partition: optimal)
+//	B: t0[1] t0[4] t0[5]  load 60
+//	C: t0[2] t0[3]        load 50
+//
+// A count-balanced plan gives A two partitions (t0[0] t0[3]: 110). With the
+// weights drifting by up to 5% the plan stays as it is. D joins: its band
+// is 1 or 2, so it must take one; the heaviest donor B gives it t0[1] (40),
+// and C gives B t0[3] (20), which brings the squares into the band: two
+// moves, 60 of weight moved, loads 90, 40, 30, 40.
+//
+// # Guarantees
+//
+// Always: a valid plan within the count limits (some chain of subscribers
+// always repairs a count, because the count-balanced plan satisfies every
+// limit); determinism; no panic; time and memory linear in the input up to
+// logarithmic factors. Not guaranteed: the optimal heaviest load (no
+// constant ratio holds for restricted assignment with count limits), the
+// optimal squares, racks or moves. Measured instead (tests): the oracle
+// (TestOracle: every valid plan of up to 4 members and 8 partitions), the
+// large groups (TestLargeGroups, TestLargeJoin: within 1% of lower bounds
+// that account for counts and subscriptions), the stability rates
+// (TestStabilityRates) and the hysteresis of large groups.
+//
+// # Cost
+//
+// For P partitions, M members, S subscription entries, C member classes and
+// T distinct subscriber sets: O(P + S) to read the input, O(P) to sort the
+// weights (O(P log P) when a weight reaches 2^32), O(C·E) for the count
+// bands (E class-set pairs), O(P log M) to place, and a search budget of
+// 4P + 256M + 2^16 partition visits. From owners, the plan from scratch is
+// computed only when the lower bounds do not settle the question. Memory is
+// O(P + M + S), two plans when owners need the plan from scratch. The
+// benchmarks (BenchmarkSolve, and BenchmarkVersusSticky beside sticky in the
+// same binary) give the times.
+//
+// # KIPs
+//
+// KIP-54 (sticky assignment), KIP-429 (cooperative rebalancing: the
+// follow-up round), KIP-881 (rack-aware assignment); issue 16.
+package weighted

@@ -1,0 +1,88 @@
+package weighted
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/scenario"
+	"github.com/kgroup/assignor/sticky"
+)
+
+// denseFromIndex is the solver's input for the group ix indexes, as the
+// assignor will build it: flat partitions, member numbers, the index's
+// valid owners, and weight[p] per flat partition.
+func denseFromIndex(ix *assignor.Index, weight []int64) *group {
+	g := &group{members: len(ix.Members), weight: weight, subscribers: ix.Subscribers}
+	g.topic = make([]int32, ix.NumPartitions())
+	g.owner = make([]int32, ix.NumPartitions())
+	for t := range ix.Topics {
+		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
+			g.topic[p] = int32(t)
+		}
+	}
+	for p, o := range ix.Owner {
+		g.owner[p] = max(o, -1)
+	}
+	return g
+}
+
+// zipfWeights returns n Zipf weights (s = 1.1) in random order.
+func zipfWeights(n int, seed uint64) []int64 {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	w := make([]int64, n)
+	for p, r := range rng.Perm(n) {
+		w[p] = int64(zipfScale / math.Pow(float64(r+1), 1.1))
+	}
+	return w
+}
+
+// BenchmarkVersusSticky measures, in the same binary and on the same
+// groups (internal/scenario, as sticky's benchmarks build them), sticky's
+// Assign (index, solve and plan), sticky's AssignIndex (solve only, on a
+// prebuilt index) and this solver on the dense input of the same index with
+// Zipf weights (s = 1.1), shape by shape so the three run interleaved.
+// The join scenario's owners hold a count-balanced plan (a group migrating
+// from count-sticky), which the weighted solver must largely redo; see
+// BenchmarkSolve for a join after a weighted plan.
+func BenchmarkVersusSticky(b *testing.B) {
+	shapes := scenario.Shapes()
+	for _, k := range []scenario.Kind{scenario.Fresh, scenario.Mixed, scenario.Join} {
+		for _, sh := range []scenario.Shape{shapes[1], shapes[3], shapes[4]} {
+			g := scenario.Build(k, sh)
+			ix, err := assignor.NewIndex(g)
+			if err != nil {
+				b.Fatal(err)
+			}
+			a := sticky.New()
+			dense := denseFromIndex(ix, zipfWeights(ix.NumPartitions(), 1))
+			name := fmt.Sprintf("%s/partitions=%d/members=%d", k, sh.Partitions(), len(g.Members))
+			b.Run("sticky-assign/"+name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := a.Assign(g); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("sticky-index/"+name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := a.AssignIndex(ix); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("weighted/"+name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := solve(*dense, defaultConfig()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,234 @@
+package weighted
+
+import "cmp"
+
+// settlePartners is how many members, past the first with a candidate,
+// settle compares before it picks an operation.
+const settlePartners = 4
+
+// rating orders candidate operations while settling: fewest partitions
+// off their owners first (cost: leaving an owner counts 1, returning to
+// one −1), then those that finish the job (class 0), then, among
+// finishers, the least weight taken off owners and the smallest transfer,
+// and among the rest the transfer nearest the aim.
+type rating struct {
+	cost  int
+	class int
+	moved int64 // weight taken off its owners
+	miss  int64 // class 0: the transfer; class 1: its distance to the aim
+}
+
+func (r rating) compare(q rating) int {
+	return cmp.Or(cmp.Compare(r.cost, q.cost), cmp.Compare(r.class, q.class),
+		cmp.Compare(r.moved, q.moved), cmp.Compare(r.miss, q.miss))
+}
+
+// settle moves partitions until the heaviest load is at most target and the
+// sum of squared loads at most squaresCap, with the fewest partitions and
+// the least weight moved off their owners that it can find, greedily. It
+// reports whether it got there within the budget.
+//
+// While the heaviest member a is above target, it takes a weight d with
+// load[a] − target <= d <= target − load[b] to some b if it can (a reaches
+// the target in one step, b does not pass it), else the largest d that
+// keeps b within target. Then, while the squares are above the cap, the
+// members furthest from their goal (goal[m], the load of m in the best
+// plan found from scratch) pass each other the weight that brings the one
+// nearer its goal without passing the other's. Both only ever pass d with
+// 0 < d < load[a] − load[b], so squares fall at every step.
+func (sr *search) settle(target int64, squaresCap wide, goal []int64) bool {
+	for sr.budget > 0 {
+		a := sr.top()
+		if a < 0 {
+			return true
+		}
+		var o op
+		var ok bool
+		switch {
+		case sr.pl.load[a] > target:
+			o, ok = sr.bestToward(a, target)
+		case squaresCap.less(sr.squares):
+			o, ok = sr.bestSpread(target, goal)
+		default:
+			return true
+		}
+		if !ok {
+			return false
+		}
+		sr.apply(o)
+	}
+	return sr.pl.maxLoad() <= target && !squaresCap.less(sr.pl.squares())
+}
+
+// settleBoth settles first with rack-safe operations only, when racks are
+// in play, then with any; see settle.
+func (sr *search) settleBoth(target int64, squaresCap wide, goal []int64) bool {
+	sr.rackSafe = sr.s.racks != nil
+	if sr.settle(target, squaresCap, goal) {
+		return true
+	}
+	if !sr.rackSafe {
+		return false
+	}
+	sr.rackSafe = false
+	return sr.settle(target, squaresCap, goal)
+}
+
+// bestToward returns the best operation that takes weight off a (above
+// target) to a member below target; see settle.
+func (sr *search) bestToward(a int32, target int64) (op, bool) {
+	var best op
+	var bestRating rating
+	found, looked := false, 0
+	for i := 0; i < len(sr.byLoad) && looked < settlePartners && sr.budget > 0; i++ {
+		b := sr.byLoad[i]
+		lb := sr.pl.load[b]
+		if lb >= target {
+			break
+		}
+		need, room := sr.pl.load[a]-target, target-lb
+		o, r, ok := sr.bestWithin(a, b, room, func(d int64) (int, int64) {
+			if d >= need {
+				return 0, d
+			}
+			return 1, room - d
+		}, need, room)
+		if found {
+			looked++
+		}
+		if ok && (!found || r.compare(bestRating) < 0) {
+			best, bestRating, found = o, r, true
+		}
+	}
+	return best, found
+}
+
+// bestSpread returns the best operation between one of the heaviest and
+// one of the lightest few members that lowers the squares without taking
+// anyone above target; see settle.
+func (sr *search) bestSpread(target int64, goal []int64) (op, bool) {
+	var best op
+	var bestRating rating
+	found := false
+	n := len(sr.byLoad)
+	for i := 0; i < settlePartners && i < n; i++ {
+		b := sr.byLoad[i]
+		for j := n - 1; j >= n-settlePartners && j > i; j-- {
+			a := sr.byLoad[j]
+			la, lb := sr.pl.load[a], sr.pl.load[b]
+			room := min(target-lb, la-lb-1)
+			aim := min(la-goal[a], goal[b]-lb)
+			if aim <= 0 {
+				aim = (la - lb) / 2
+			}
+			aim = min(aim, room)
+			o, r, ok := sr.bestWithin(a, b, room, func(d int64) (int, int64) {
+				if d > aim {
+					return 1, d - aim
+				}
+				return 1, aim - d
+			}, aim)
+			if ok && (!found || r.compare(bestRating) < 0) {
+				best, bestRating, found = o, r, true
+			}
+		}
+	}
+	return best, found
+}
+
+// bestWithin returns the best-rated operation between a and b passing a
+// weight d with 0 < d <= room, looking at the candidates nearest the two
+// aims (for moves, and for swaps for each of a's partitions); classify
+// gives a candidate's class and miss.
+func (sr *search) bestWithin(a, b int32, room int64, classify func(d int64) (int, int64), aims ...int64) (op, rating, bool) {
+	pl, s := sr.pl, sr.s
+	if room <= 0 || !sr.lists(a, b) {
+		return op{}, rating{}, false
+	}
+	var best op
+	var bestRating rating
+	found := false
+	offer := func(x, y int32) {
+		d, moved := pl.weight[x], int64(0)
+		cost := s.moveCost(x, a, b)
+		if cost > 0 {
+			moved += pl.weight[x]
+		}
+		if y >= 0 {
+			d -= pl.weight[y]
+			c := s.moveCost(y, b, a)
+			if c > 0 {
+				moved += pl.weight[y]
+			}
+			cost += c
+		}
+		if d <= 0 || d > room {
+			return
+		}
+		class, miss := classify(d)
+		r := rating{cost, class, moved, miss}
+		if found && r.compare(bestRating) >= 0 {
+			return
+		}
+		if o := (op{a, b, x, y, d}); sr.safe(o) {
+			best, bestRating, found = o, r, true
+		}
+	}
+	w := sr.window()
+	xs, ys := sr.xs, sr.ys
+	for _, aim := range aims {
+		if sr.canMove(a, b) {
+			i := sr.firstAtMost(xs, aim)
+			for k := max(0, i-w); k < min(len(xs), i+w); k++ {
+				offer(xs[k], -1)
+			}
+		}
+		j := 0
+		for _, x := range xs {
+			wx := pl.weight[x]
+			if wx == 0 {
+				break
+			}
+			for j < len(ys) && pl.weight[ys[j]] > wx-aim {
+				j++
+			}
+			for k := max(0, j-w); k < min(len(ys), j+w); k++ {
+				offer(x, ys[k])
+			}
+		}
+		if s.owner != nil {
+			sr.offerFree(a, b, aim, w, offer)
+		}
+	}
+	return best, bestRating, found
+}
+
+// offerFree offers the operations around aim that pass a free partition
+// (one not with its owner, which moves at no cost) either way: a free x
+// alone or with the ys nearest w(x) − aim, and a free y with the xs nearest
+// w(y) + aim. The windows around the aim alone may miss them.
+func (sr *search) offerFree(a, b int32, aim int64, w int, offer func(x, y int32)) {
+	pl, s := sr.pl, sr.s
+	xs, ys := sr.xs, sr.ys
+	for _, x := range xs {
+		if s.moveCost(x, a, b) > 0 {
+			continue
+		}
+		if sr.canMove(a, b) {
+			offer(x, -1)
+		}
+		j := sr.firstAtMost(ys, pl.weight[x]-aim)
+		for k := max(0, j-w); k < min(len(ys), j+w); k++ {
+			offer(x, ys[k])
+		}
+	}
+	for _, y := range ys {
+		if s.moveCost(y, b, a) > 0 {
+			continue
+		}
+		i := sr.firstAtMost(xs, pl.weight[y]+aim)
+		for k := max(0, i-w); k < min(len(xs), i+w); k++ {
+			offer(xs[k], y)
+		}
+	}
+}

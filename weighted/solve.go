@@ -1,0 +1,381 @@
+package weighted
+
+import (
+	"cmp"
+	"math"
+)
+
+// solve computes the plan for g under cfg: holder[p] is the member partition
+// p goes to, or -1 exactly when nobody subscribes to its topic. The slice is
+// the caller's. It fails only on an invalid cfg or g (errors wrap errInput
+// for g), and never panics. Deterministic: the same input gives the same
+// plan on any machine (integer arithmetic only). See the package
+// documentation for the objective, the algorithm and its cost.
+func solve(g group, cfg config) ([]int32, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if err := g.validate(); err != nil {
+		return nil, err
+	}
+	return newSolver(&g, cfg).run(), nil
+}
+
+// solver holds one solve's normalised input and the tables derived from it.
+type solver struct {
+	cfg     config
+	members int
+	active  int     // members in some subscriber set
+	weight  []int64 // per partition
+	owner   []int32 // per partition: valid owner (a subscriber) or -1; nil when none
+	partSet []int32 // per partition: its topic's subscriber set, or -1
+	sets    *subscriberSets
+	uniform bool // one subscriber set: every partition may go to every active member
+	racks   *racks
+
+	low                []int32 // per member: count-balanced low
+	minCount, maxCount []int32 // per member: the count constraint
+
+	all      batch // the subscribed partitions in placement order
+	weighted int   // how many of them are weighted (they come first)
+	total    int64 // their weight
+	// lowerBound is below every valid plan's heaviest load (see
+	// heaviestBound); floor holds it and more bounds.
+	lowerBound int64
+	floor      lowBound
+}
+
+func newSolver(g *group, cfg config) *solver {
+	s := &solver{cfg: cfg, members: g.members, weight: g.weight}
+	s.sets = newSubscriberSets(g.members, g.subscribers, g.topic)
+	s.uniform = len(s.sets.members) == 1
+	s.partSet = make([]int32, len(g.topic))
+	for p, t := range g.topic {
+		s.partSet[p] = s.sets.topicSet[t]
+	}
+	for m := range g.members {
+		if s.sets.memberFrom[m+1] > s.sets.memberFrom[m] {
+			s.active++
+		}
+	}
+	s.normaliseOwners(g.owner)
+	s.countLimits()
+	s.racks = newRacks(g)
+	s.placementOrder()
+	for _, w := range s.all.weights[:s.weighted] {
+		s.total += w
+	}
+	s.lowerBound = s.heaviestBound()
+	s.floor = s.bounds()
+	return s
+}
+
+// normaliseOwners keeps the owners that subscribe to their partition's
+// topic; s.owner stays nil when none is left.
+func (s *solver) normaliseOwners(owner []int32) {
+	if owner == nil {
+		return
+	}
+	out := make([]int32, len(owner))
+	owned := false
+	for p, o := range owner {
+		out[p] = -1
+		if o < 0 || s.partSet[p] < 0 {
+			continue
+		}
+		if s.uniform || s.sets.subscribed(o, s.partSet[p]) {
+			out[p] = o
+			owned = true
+		}
+	}
+	if owned {
+		s.owner = out
+	}
+}
+
+// countLimits computes the count-balanced band and the count constraint:
+// [lo − skew, hi + skew], but at least 1 where lo is (a member the
+// count-balanced plans give partitions to gets some, so a member holding
+// none is one that joined).
+func (s *solver) countLimits() {
+	low, high := countBands(s.sets, s.members)
+	s.low = low
+	s.minCount = make([]int32, s.members)
+	s.maxCount = make([]int32, s.members)
+	for m := range s.members {
+		if s.sets.memberFrom[m+1] == s.sets.memberFrom[m] {
+			continue
+		}
+		s.minCount[m] = max(min(1, low[m]), low[m]-s.cfg.countSkew)
+		s.maxCount[m] = high[m] + s.cfg.countSkew
+	}
+}
+
+// moveCost is what passing partition p from member from to member to
+// costs in moves: 1 if it leaves its owner, -1 if it returns to it.
+func (s *solver) moveCost(p, from, to int32) int {
+	if s.owner == nil {
+		return 0
+	}
+	switch s.owner[p] {
+	case from:
+		return 1
+	case to:
+		return -1
+	}
+	return 0
+}
+
+// budget is the work a search may do, in partitions scanned: linear in
+// the group's size, and enough for small groups to reach a local optimum.
+func (s *solver) budget() int64 {
+	return 4*int64(len(s.weight)) + 256*int64(s.active) + 1<<16
+}
+
+// sweepBudget is the part of a descent's budget its sweeps may use.
+func (s *solver) sweepBudget() int64 {
+	return int64(len(s.weight)) + 256*int64(s.active) + 1<<16
+}
+
+// tolerance is the band within which heaviest loads around best count as
+// equal: bandPermille of it.
+func (s *solver) tolerance(best int64) int64 {
+	return permille(best, s.cfg.bandPermille)
+}
+
+// squaresCap is the largest sum of squared loads that counts as equal to
+// q: q plus bandPermille of it. (Relative to q, so that moves and racks
+// decide between plans whose balance differs by less than the band; a
+// member that joins still gets its share, from the count repair, which
+// aims its partitions at the goal load.)
+func (s *solver) squaresCap(q wide) wide {
+	return q.add(q.quo(1000).times(s.cfg.bandPermille))
+}
+
+// withMargin is best plus the hysteresis margin.
+func (s *solver) withMargin(best int64) int64 {
+	return best + permille(best, s.cfg.marginPermille)
+}
+
+// run solves. Without owners, it returns the plan from scratch (fresh).
+// With owners it starts from their plan (keep), places what nobody owns
+// and repairs the counts (moves the group's change forces), and computes
+// the plan from scratch only when a lower bound cannot settle the
+// question:
+//
+//   - Hysteresis: unless a member joined (it holds nothing), the result is
+//     the answer when its heaviest load is within the margin of the lower
+//     bound, or else of the best the search reaches from scratch: nothing
+//     else moves. With the same members and subscriptions (a complete
+//     owners' plan) that means nothing moves at all; after a member leaves,
+//     or in the follow-up round of a cooperative rebalance, only what nobody
+//     owns is placed.
+//   - Otherwise the plan is settled: partitions move, fewest first, until
+//     the heaviest load and the squares are within the band of a target.
+//     The target is first the lower bounds (a plan within the band of them
+//     is within the band of the optimum) and, if that fails, with its moves
+//     undone, the loads of the plan from scratch. The settled plan is the
+//     answer unless the plan from scratch beats it by more than the band.
+func (s *solver) run() []int32 {
+	if s.owner == nil {
+		fresh, _ := s.fresh()
+		return fresh.holder
+	}
+	low := s.floor
+	keep, pool, complete, joined := s.keep()
+	if !complete {
+		s.place(keep, pool, s.tolerance(low.max))
+		s.repairCounts(keep, low.goal)
+	}
+	if !joined && keep.maxLoad() <= s.withMargin(low.max) {
+		return keep.holder
+	}
+	var fresh *plan
+	var best score
+	if !joined {
+		fresh, best = s.fresh()
+		if keep.maxLoad() <= s.withMargin(best.max) {
+			return keep.holder
+		}
+	} else {
+		sr := s.newSearch(keep, s.budget())
+		sr.log = true
+		if sr.settleBoth(low.max+s.tolerance(low.max), s.squaresCap(low.squares), low.goal) {
+			return keep.holder
+		}
+		sr.undo()
+		fresh, best = s.fresh()
+	}
+	sr := s.newSearch(keep, s.budget())
+	sr.settleBoth(best.max+s.tolerance(best.max), s.squaresCap(best.squares), fresh.load)
+	if s.compare(s.score(keep), s.score(fresh), s.tolerance(best.max)) <= 0 {
+		return keep.holder
+	}
+	return fresh.holder
+}
+
+// fresh returns the plan found from scratch (owners ignored) and the score
+// of the best loads the search reached, which may belong to a plan that
+// lost rack-local partitions to get them.
+func (s *solver) fresh() (*plan, score) {
+	pl := newPlan(s.weight, s.members, s.maxCount)
+	s.place(pl, s.all, s.tolerance(s.lowerBound))
+	s.repairCounts(pl, nil)
+	sr := s.newSearch(pl, s.budget())
+	sr.rackSafe = s.racks != nil
+	sr.descend()
+	if s.racks == nil {
+		sc := s.score(pl)
+		return pl, sc
+	}
+	safe, safeScore := pl.clone(), s.score(pl)
+	sr.rackSafe = false
+	sr.budget = s.budget()
+	sr.descend()
+	free := s.score(pl)
+	if s.compare(safeScore, free, s.tolerance(free.max)) <= 0 {
+		return safe, free
+	}
+	return pl, free
+}
+
+// heaviestBound returns a lower bound on the heaviest load of every plan
+// within the count limits: the larger of ⌈total/active⌉ and the heaviest
+// partition plus the c−1 lightest, c being the least minimum count of an
+// active member (whoever holds the heaviest partition holds c−1 more).
+func (s *solver) heaviestBound() int64 {
+	if s.active == 0 || s.weighted == 0 {
+		return 0
+	}
+	least := int32(math.MaxInt32)
+	for m := range s.members {
+		if s.sets.memberFrom[m+1] > s.sets.memberFrom[m] {
+			least = min(least, s.minCount[m])
+		}
+	}
+	holder := s.all.weights[0]
+	n := len(s.all.weights)
+	for i := n - 1; i >= max(1, n-int(least)+1); i-- {
+		holder += s.all.weights[i]
+	}
+	return max(holder, (s.total+int64(s.active)-1)/int64(s.active))
+}
+
+// lowBound holds lower bounds over every valid plan (counts and
+// subscriptions ignored, so they bound the constrained optimum too) and
+// the loads the squares bound assumes.
+type lowBound struct {
+	max     int64   // the heaviest load: s.lowerBound
+	squares wide    // the sum of squared loads
+	goal    []int64 // per member: the level the lighter members share
+}
+
+// bounds computes the lower bounds. For the squares: let the k heaviest
+// partitions each sit alone and spread the rest of the weight evenly, as a
+// fluid, over the other members, k being the fewest for which partition
+// k+1 is no heavier than that level T. Every plan's sorted loads majorize
+// (H1, …, Hk, T, …, T), so its sum of squares is at least theirs. O(k).
+func (s *solver) bounds() lowBound {
+	low := lowBound{max: s.lowerBound, goal: make([]int64, s.members)}
+	rest, k := s.total, 0
+	for k < s.weighted && k < s.active && s.all.weights[k] > rest/int64(s.active-k) {
+		low.squares = low.squares.add(square(s.all.weights[k]))
+		rest -= s.all.weights[k]
+		k++
+	}
+	if n := int64(s.active - k); n > 0 {
+		low.squares = low.squares.add(square(rest).quo(n))
+		for m := range low.goal {
+			low.goal[m] = rest / n
+		}
+	}
+	return low
+}
+
+// keep returns the owners' plan: each partition with its valid owner, less
+// the lightest partitions of owners above their maximum; pool holds the
+// partitions it leaves unheld, in placement order. complete reports that
+// nothing was left or shed and every member is within its count limits:
+// the group is the one the owners' plan was made for. joined reports that
+// some member holds nothing though its minimum is at least one (a plan of
+// this solver gives such a member a partition, so it joined since).
+func (s *solver) keep() (pl *plan, pool batch, complete, joined bool) {
+	pl = newPlan(s.weight, s.members, s.maxCount)
+	owners := gather(s.all.parts, s.owner)
+	unowned := 0
+	for i, p := range s.all.parts {
+		if o := owners[i]; o >= 0 {
+			pl.addWeighted(p, o, s.all.weights[i])
+		} else {
+			unowned++
+		}
+	}
+	complete = unowned == 0
+	shed := false
+	for m := range int32(s.members) {
+		for pl.count[m] > s.maxCount[m] {
+			pl.remove(pl.held[m][pl.count[m]-1])
+			shed = true
+		}
+		if pl.count[m] < s.minCount[m] {
+			complete = false
+			joined = joined || pl.count[m] == 0
+		}
+	}
+	pool = s.newBatch(unowned)
+	for i, p := range s.all.parts {
+		if owners[i] < 0 || (shed && pl.holder[p] < 0) {
+			pool.push(s, p, s.all.weights[i])
+		}
+	}
+	return pl, pool, complete && !shed, joined
+}
+
+// score is what the objective compares, in order.
+type score struct {
+	max     int64 // the heaviest load
+	squares wide  // the sum of squared loads
+	local   int   // rack-local partitions
+	moves   int   // partitions off their valid owner
+	moved   int64 // their weight
+}
+
+func (s *solver) score(pl *plan) score {
+	sc := score{max: pl.maxLoad(), squares: pl.squares()}
+	for p, m := range pl.holder {
+		if m < 0 {
+			continue
+		}
+		if s.racks != nil && s.racks.local(int32(p), m) {
+			sc.local++
+		}
+		if s.owner != nil && s.owner[p] >= 0 && s.owner[p] != m {
+			sc.moves++
+			sc.moved += s.weight[p]
+		}
+	}
+	return sc
+}
+
+// compare orders two scores by the objective: -1 when a is better or as
+// good, 1 when b is better. Heaviest loads within tol count as equal, and
+// sums of squares within squaresCap; then more rack-local partitions,
+// fewer moves and less weight moved win; a full tie goes to a.
+func (s *solver) compare(a, b score, tol int64) int {
+	switch {
+	case a.max > b.max+tol:
+		return 1
+	case b.max > a.max+tol:
+		return -1
+	}
+	switch {
+	case s.squaresCap(b.squares).less(a.squares):
+		return 1
+	case s.squaresCap(a.squares).less(b.squares):
+		return -1
+	}
+	if c := cmp.Or(-cmp.Compare(a.local, b.local), cmp.Compare(a.moves, b.moves), cmp.Compare(a.moved, b.moved)); c != 0 {
+		return c
+	}
+	return -1
+}
