@@ -6,7 +6,7 @@ import (
 )
 
 // benchShapes are the 10k, 100k and 1M shapes of sticky's benchmarks
-// (internal/scenario.Shapes), so the two compare on the same sizes.
+// (workload.Shapes), so the two compare on the same sizes.
 func benchShapes() []shape {
 	return []shape{
 		{topics: 20, partitionsPerTopic: 500, members: 100},

@@ -7,14 +7,16 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/scenario"
+	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/sticky"
+	benchgroups "github.com/kgroup/assignor/workload"
 )
 
 // denseFromIndex is the solver's input for the group ix indexes, as the
 // assignor will build it: flat partitions, member numbers, the index's
 // valid owners, and weight[p] per flat partition.
-func denseFromIndex(ix *assignor.Index, weight []int64) *group {
+func denseFromIndex(index *assignor.Index, weight []int64) *group {
+	ix := dense.Of(index)
 	g := &group{members: len(ix.Members), weight: weight, subscribers: ix.Subscribers}
 	g.topic = make([]int32, ix.NumPartitions())
 	g.owner = make([]int32, ix.NumPartitions())
@@ -40,7 +42,7 @@ func zipfWeights(n int, seed uint64) []int64 {
 }
 
 // BenchmarkVersusSticky measures, in the same binary and on the same
-// groups (internal/scenario, as sticky's benchmarks build them), sticky's
+// groups (package workload, as sticky's benchmarks build them), sticky's
 // Assign (index, solve and plan), sticky's AssignIndex (solve only, on a
 // prebuilt index) and this solver on the dense input of the same index with
 // Zipf weights (s = 1.1), shape by shape so the three run interleaved.
@@ -48,17 +50,21 @@ func zipfWeights(n int, seed uint64) []int64 {
 // from count-sticky), which the weighted solver must largely redo; see
 // BenchmarkSolve for a join after a weighted plan.
 func BenchmarkVersusSticky(b *testing.B) {
-	shapes := scenario.Shapes()
-	for _, k := range []scenario.Kind{scenario.Fresh, scenario.Mixed, scenario.Join} {
-		for _, sh := range []scenario.Shape{shapes[1], shapes[3], shapes[4]} {
-			g := scenario.Build(k, sh)
+	shapes := append(benchgroups.Shapes(), benchgroups.FullShape())
+	for _, k := range []benchgroups.Scenario{benchgroups.Fresh, benchgroups.Mixed, benchgroups.Join} {
+		for _, sh := range []benchgroups.Shape{shapes[1], shapes[3], shapes[4]} {
+			c, err := benchgroups.Build(sh, k, benchgroups.DefaultSeed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			g := c.Group(c.RoundRobin())
 			ix, err := assignor.NewIndex(g)
 			if err != nil {
 				b.Fatal(err)
 			}
 			a := sticky.New()
 			dense := denseFromIndex(ix, zipfWeights(ix.NumPartitions(), 1))
-			name := fmt.Sprintf("%s/partitions=%d/members=%d", k, sh.Partitions(), len(g.Members))
+			name := fmt.Sprintf("%s/partitions=%d/members=%d", k, sh.Total(), len(g.Members))
 			b.Run("sticky-assign/"+name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
@@ -70,7 +76,7 @@ func BenchmarkVersusSticky(b *testing.B) {
 			b.Run("sticky-index/"+name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, _, err := a.AssignIndex(ix); err != nil {
+					if _, err := a.AssignIndex(ix); err != nil {
 						b.Fatal(err)
 					}
 				}
