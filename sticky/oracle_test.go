@@ -44,11 +44,7 @@ func newInstance(t fataler, g assignor.Group) *instance {
 // newInstanceWithHistory is newInstance on the group as the assignor sees
 // it: members' eager user-data history included.
 func newInstanceWithHistory(t fataler, g assignor.Group) *instance {
-	ix, err := New().withHistory(denseIndex(t, g))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return instanceOf(ix)
+	return instanceOf(New().withHistory(denseIndex(t, g)))
 }
 
 // denseIndex is g's index as the assignor gets it.

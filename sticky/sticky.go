@@ -2,7 +2,6 @@ package sticky
 
 import (
 	"cmp"
-	"iter"
 	"slices"
 
 	"github.com/kgroup/assignor"
@@ -80,14 +79,9 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 }
 
 // AssignIndex is Assign on the group ix describes (see
-// [assignor.IndexAssignor]); it fails only when some member's eager
-// user-data history cannot be indexed, which it cannot for an Index.
+// [assignor.IndexAssignor]); it never fails.
 func (a *Assignor) AssignIndex(index *assignor.Index) (assignor.Plan, error) {
-	ix, err := a.withHistory(dense.Of(index))
-	if err != nil {
-		return assignor.Plan{}, err
-	}
-	return a.solve(ix, true).plan(), nil
+	return a.solve(a.withHistory(dense.Of(index)), true).plan(), nil
 }
 
 // AssignDense is the cooperative wrapper's fast path (package cooperative
@@ -97,11 +91,7 @@ func (a *Assignor) AssignIndex(index *assignor.Index) (assignor.Plan, error) {
 // can call it. The holder slice is the caller's; ix is neither mutated nor
 // kept.
 func (a *Assignor) AssignDense(ix *dense.Index) ([]int32, [][]byte, error) {
-	ix, err := a.withHistory(ix)
-	if err != nil {
-		return nil, nil, err
-	}
-	return a.solve(ix, false).assign, nil, nil
+	return a.solve(a.withHistory(ix), false).assign, nil, nil
 }
 
 // solve runs the whole optimisation on ix; the answer is in sol.assign, and
@@ -126,11 +116,11 @@ func (a *Assignor) solve(ix *dense.Index, forPlan bool) *solver {
 // `sticky` members before subscription v1 send), an index in which those
 // members claim what their user data says, at its generation. Malformed
 // user data is no history, never an error.
-func (a *Assignor) withHistory(ix *dense.Index) (*dense.Index, error) {
+func (a *Assignor) withHistory(ix *dense.Index) *dense.Index {
 	if a.cfg.IgnoreUserData {
-		return ix, nil
+		return ix
 	}
-	var replace map[int32]dense.Reclaim
+	var replace map[int32]dense.Reclaim[assignor.TopicPartitions]
 	for m, mem := range ix.Members {
 		if len(mem.UserData) == 0 || len(ix.Claims[m]) > 0 {
 			continue
@@ -143,29 +133,14 @@ func (a *Assignor) withHistory(ix *dense.Index) (*dense.Index, error) {
 			continue
 		}
 		if replace == nil {
-			replace = map[int32]dense.Reclaim{}
+			replace = map[int32]dense.Reclaim[assignor.TopicPartitions]{}
 		}
-		replace[int32(m)] = dense.Reclaim{Generation: u.Generation, Owned: ownedRuns(u.Owned)}
+		replace[int32(m)] = dense.Reclaim[assignor.TopicPartitions]{Generation: u.Generation, Owned: u.Owned}
 	}
 	if replace == nil {
-		return ix, nil
+		return ix
 	}
-	reclaimed, v := ix.Reclaimed(replace)
-	if v != nil {
-		return nil, dense.Errors(ix, []dense.Violation{*v})
-	}
-	return reclaimed, nil
-}
-
-// ownedRuns yields each topic's partitions of owned.
-func ownedRuns(owned []assignor.TopicPartitions) iter.Seq2[string, []int32] {
-	return func(yield func(string, []int32) bool) {
-		for _, tp := range owned {
-			if !yield(tp.Topic, tp.Partitions) {
-				return
-			}
-		}
-	}
+	return dense.Reclaimed(ix, replace)
 }
 
 // SubscriptionUserData returns the eager sticky user data for a member in

@@ -67,6 +67,13 @@ func (b *Builder) Organize() *Violation {
 		return v
 	}
 	b.resolveSubscriptions()
+	b.prepareClaims()
+	return nil
+}
+
+// prepareClaims sizes the claim state once the members and topics are
+// organized.
+func (b *Builder) prepareClaims() {
 	ix := &b.ix
 	ix.Claims = make([][]int32, len(ix.Members))
 	ix.Owner = make([]int32, ix.NumPartitions())
@@ -75,7 +82,6 @@ func (b *Builder) Organize() *Violation {
 	}
 	b.backing = make([]int32, 0, b.numClaims)
 	b.claiming, b.sorted, b.cursor = 0, true, ix.TopicCursor()
-	return nil
 }
 
 func (b *Builder) organizeMembers() *Violation {

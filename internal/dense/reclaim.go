@@ -1,47 +1,49 @@
 package dense
 
-import "iter"
+import "slices"
 
-// Reclaim replaces one member's claims in [Index.Reclaimed].
-type Reclaim struct {
+// Reclaim replaces one member's claims in [Reclaimed].
+type Reclaim[T TopicPartitions] struct {
 	Generation int32
-	// Owned yields the member's claims: a topic and some of its partition
-	// IDs at a time.
-	Owned iter.Seq2[string, []int32]
+	Owned      []T // the member's claims, a topic and some of its partition IDs at a time
 }
 
-// Reclaimed returns a new Index of the same group in which each member m
-// of replace claims what replace[m] says, at its generation, instead of
-// what it claimed; every other member keeps its claims. Member and topic
-// numbers are the same as in ix, and ix is not modified. It costs a new
-// build of the index: O(P + C log C + M log M). It fails only as
-// [Builder.Organize] does, which it cannot for the members and topics of an
-// Index.
-func (ix *Index) Reclaimed(replace map[int32]Reclaim) (*Index, *Violation) {
-	var b Builder
-	for _, t := range ix.Topics {
-		b.AddTopic(t)
-	}
-	for m, mem := range ix.Members {
-		gen, claims := ix.Generation[m], len(ix.Claims[m])
+// Reclaimed returns a new Index of the same group as ix in which each
+// member m of replace claims what replace[m] says, at its generation,
+// instead of what it claimed; every other member keeps its claims. Member
+// and topic numbers are the same as in ix, and ix is not modified: the new
+// Index shares ix's members, topics and subscriptions (read-only in both)
+// and reads the claims again, O(P + C log C) for P partitions and C claims.
+func Reclaimed[T TopicPartitions](ix *Index, replace map[int32]Reclaim[T]) *Index {
+	b := Builder{ix: Index{
+		// What Organize derives from the members and topics is the same as
+		// ix's and read-only: shared, not rebuilt.
+		Members: ix.Members, Topics: ix.Topics, TopicStart: ix.TopicStart,
+		Subscriptions: ix.Subscriptions, Subscribers: ix.Subscribers,
+		topicByName: ix.topicByName, contiguous: ix.contiguous,
+		Generation: slices.Clone(ix.Generation),
+	}}
+	for m := range ix.Members {
+		claims := len(ix.Claims[m])
 		if r, ok := replace[int32(m)]; ok {
-			gen, claims = r.Generation, 0
+			b.ix.Generation[m], claims = max(r.Generation, NoGeneration), 0
+			for _, tp := range r.Owned {
+				claims += len(Run(tp).Partitions)
+			}
 		}
-		b.AddMember(mem, gen, claims)
+		b.numClaims += claims
 	}
-	if v := b.Organize(); v != nil {
-		return nil, v
-	}
+	b.prepareClaims()
 	for m := range ix.Members {
 		if r, ok := replace[int32(m)]; ok {
-			for topic, ids := range r.Owned {
-				b.Claim(int32(m), topic, ids)
+			for _, tp := range r.Owned {
+				b.Claim(int32(m), Run(tp).Topic, Run(tp).Partitions)
 			}
 			continue
 		}
 		ix.replay(int32(m), &b)
 	}
-	return b.Finish(), nil
+	return b.Finish()
 }
 
 // replay feeds member m's claims, inside and outside the metadata, to b.
