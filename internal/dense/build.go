@@ -39,6 +39,14 @@ type Builder struct {
 	numClaims int
 }
 
+// Grow makes room for topics more topics and members more members, so that
+// adding them does not reallocate.
+func (b *Builder) Grow(topics, members int) {
+	b.ix.Topics = slices.Grow(b.ix.Topics, topics)
+	b.ix.Members = slices.Grow(b.ix.Members, members)
+	b.generations = slices.Grow(b.generations, members)
+}
+
 // AddTopic adds one topic of the metadata.
 func (b *Builder) AddTopic(t Topic) { b.ix.Topics = append(b.ix.Topics, t) }
 
