@@ -31,6 +31,14 @@ func (s *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 	if err != nil {
 		return nil, s.wrap("plan", err)
 	}
+	out := s.balancePlan(members, plan)
+	s.setAssignmentData(plan)
+	return out, nil
+}
+
+// balancePlan converts plan into sarama's plan: an entry for every member of
+// members, empty if the plan gives it nothing.
+func (s *strategy) balancePlan(members map[string]ibm.ConsumerGroupMemberMetadata, plan assignor.Plan) ibm.BalanceStrategyPlan {
 	out := make(ibm.BalanceStrategyPlan, len(members))
 	for id := range members {
 		out[id] = map[string][]int32{}
@@ -47,8 +55,7 @@ func (s *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 			}
 		}
 	}
-	s.setAssignmentData(plan)
-	return out, nil
+	return out
 }
 
 // group returns the [assignor.Group] Plan hands the assignor for sarama's
