@@ -3,7 +3,6 @@ package sarama
 import (
 	"flag"
 	"fmt"
-	"maps"
 	"testing"
 
 	ibm "github.com/IBM/sarama"
@@ -144,19 +143,21 @@ func forcedMinimum(plan assignor.Plan) ibm.BalanceStrategyPlan {
 //
 //   - sarama-decode: JoinGroupResponse.GetMembers, every member's metadata;
 //   - read: the adapter reads sarama's decoded metadata into what the core
-//     takes;
-//   - core: the assignor on what read built;
-//   - plan-maps: the adapter fills sarama's plan maps (and keeps each
-//     member's assignment user data);
+//     takes (after: an Index through the IndexBuilder; before: a Group);
+//   - core: the assignor on what read built (after: AssignIndex; before:
+//     Assign on the Group, the core alone as the bench's ours-coop-core
+//     times it, index included);
+//   - plan-maps: the adapter fills sarama's plan maps and keeps each
+//     member's assignment user data;
 //   - forced-minimum: the least any adapter must do to fill those maps
 //     (see forcedMinimum), sarama's share of plan-maps;
 //   - sarama-encode: AssignmentData and the encoding of every member's
 //     assignment, as sarama's syncGroupRequest does;
 //   - leader: the three calls sarama makes, end to end.
 //
-// core-assign is the core's Assign on the group as the bench's
-// ours-coop-core times it. The adapter's own share is read + plan-maps -
-// forced-minimum.
+// before is the adapter as it was (legacyPlan), after as it is, run side by
+// side. The adapter's own share is read + plan-maps - forced-minimum; its
+// target is at most half of core/before.
 func BenchmarkLeader(b *testing.B) {
 	for _, mode := range leaderModes {
 		for _, shape := range leaderShapes() {
@@ -164,6 +165,16 @@ func BenchmarkLeader(b *testing.B) {
 			b.Run(name, func(b *testing.B) { benchLeader(b, mode, shape) })
 		}
 	}
+}
+
+// bench runs f as the sub-benchmark name, reporting allocations.
+func bench(b *testing.B, name string, f func(b *testing.B)) {
+	b.Run(name, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			f(b)
+		}
+	})
 }
 
 func benchLeader(b *testing.B, mode leaderMode, shape workload.Shape) {
@@ -175,66 +186,44 @@ func benchLeader(b *testing.B, mode leaderMode, shape workload.Shape) {
 		b.Fatal(err)
 	}
 	g := st.group(members, in.topics)
+	ix, err := st.index(members, in.topics)
+	if err != nil {
+		b.Fatal(err)
+	}
 	plan, err := st.a.Assign(g)
 	if err != nil {
 		b.Fatal(err)
 	}
 	out := st.balancePlan(members, plan)
 	st.setAssignmentData(plan)
+	ia := st.a.(assignor.IndexAssignor)
+	fatal := func(b *testing.B, err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
 
-	b.Run("sarama-decode", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := in.join.GetMembers(); err != nil {
-				b.Fatal(err)
-			}
-		}
+	bench(b, "sarama-decode", func(b *testing.B) { _, err := in.join.GetMembers(); fatal(b, err) })
+	bench(b, "read/before", func(b *testing.B) { st.group(members, in.topics) })
+	bench(b, "read/after", func(b *testing.B) { _, err := st.index(members, in.topics); fatal(b, err) })
+	bench(b, "core/before", func(b *testing.B) { _, err := st.a.Assign(g); fatal(b, err) })
+	bench(b, "core/after", func(b *testing.B) { _, err := ia.AssignIndex(ix); fatal(b, err) })
+	bench(b, "plan-maps/before", func(b *testing.B) { st.legacyBalancePlan(members, plan); st.setAssignmentData(plan) })
+	bench(b, "plan-maps/after", func(b *testing.B) { st.balancePlan(members, plan); st.setAssignmentData(plan) })
+	bench(b, "forced-minimum", func(b *testing.B) { forcedMinimum(plan) })
+	bench(b, "sarama-encode", func(b *testing.B) { syncRequest(b, s, out, members) })
+	bench(b, "leader/before", func(b *testing.B) {
+		members, err := in.join.GetMembers()
+		fatal(b, err)
+		plan, err := st.legacyPlan(members, in.topics)
+		fatal(b, err)
+		syncRequest(b, s, plan, members)
 	})
-	b.Run("read", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			st.group(members, in.topics)
-		}
-	})
-	b.Run("core-assign", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := st.a.Assign(g); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("plan-maps", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			st.balancePlan(members, plan)
-			st.setAssignmentData(plan)
-		}
-	})
-	b.Run("forced-minimum", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			forcedMinimum(plan)
-		}
-	})
-	b.Run("sarama-encode", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			syncRequest(b, s, out, members)
-		}
-	})
-	b.Run("leader", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			members, err := in.join.GetMembers()
-			if err != nil {
-				b.Fatal(err)
-			}
-			plan, err := s.Plan(members, in.topics)
-			if err != nil {
-				b.Fatal(err)
-			}
-			syncRequest(b, s, plan, maps.Clone(members))
-		}
+	bench(b, "leader/after", func(b *testing.B) {
+		members, err := in.join.GetMembers()
+		fatal(b, err)
+		plan, err := s.Plan(members, in.topics)
+		fatal(b, err)
+		syncRequest(b, s, plan, members)
 	})
 }
