@@ -2,6 +2,7 @@ package sarama
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -28,8 +29,60 @@ func (s *strategy) legacyPlan(members map[string]ibm.ConsumerGroupMemberMetadata
 		return nil, s.wrap("plan", err)
 	}
 	out := s.legacyBalancePlan(members, plan)
-	s.setAssignmentData(plan)
+	s.legacySetAssignmentData(plan)
 	return out, nil
+}
+
+// legacySetAssignmentData is setAssignmentData before it decided the mark
+// once and cut the bytes from one array.
+func (s *strategy) legacySetAssignmentData(plan assignor.Plan) {
+	data := make(map[string][]byte)
+	for _, mp := range plan.Members {
+		if ud := cooperative.AssignmentUserData(s.a, plan, mp, !s.cfg.DisableFastRejoin); ud != nil {
+			data[mp.Member] = ud
+		}
+	}
+	s.mu.Lock()
+	s.assignmentData = data
+	s.mu.Unlock()
+}
+
+// randomPlanner is a cooperative assignor with a subscription hook whose
+// plans are drawn from its seed, odd ones included: members the group lacks
+// or listed twice, topics listed twice or empty, user data null, empty,
+// bytes or beginning with the fast re-join envelope's magic, withholding or
+// not.
+type randomPlanner struct{ seed uint64 }
+
+func (randomPlanner) Name() string { return "random" }
+
+func (randomPlanner) Protocols() []assignor.Protocol {
+	return []assignor.Protocol{assignor.Cooperative, assignor.Eager}
+}
+
+func (randomPlanner) SubscriptionUserData(assignor.MemberState) ([]byte, error) { return nil, nil }
+
+func (r randomPlanner) Assign(g assignor.Group) (assignor.Plan, error) {
+	rng := rand.New(rand.NewPCG(r.seed, 7))
+	ids := []string{"ghost"}
+	for _, m := range g.Members {
+		ids = append(ids, m.ID)
+	}
+	magic := wire.RejoinEnvelope{Rejoin: true}.AppendTo(nil)[:4]
+	plan := assignor.Plan{FollowUp: rng.IntN(2) == 0}
+	for range rng.IntN(2 * len(ids)) {
+		mp := assignor.MemberPlan{Member: ids[rng.IntN(len(ids))]}
+		for range rng.IntN(4) {
+			tp := assignor.TopicPartitions{Topic: []string{"a", "b", "c"}[rng.IntN(3)]}
+			for range rng.IntN(3) {
+				tp.Partitions = append(tp.Partitions, rng.Int32N(6))
+			}
+			mp.Assigned = append(mp.Assigned, tp)
+		}
+		mp.UserData = [][]byte{nil, {}, []byte("own"), magic}[rng.IntN(4)]
+		plan.Members = append(plan.Members, mp)
+	}
+	return plan, nil
 }
 
 // legacyBalancePlan is balancePlan before it cut each member's lists from
@@ -153,6 +206,9 @@ func TestPlanMatchesLegacy(t *testing.T) {
 		},
 		func() assignor.Assignor { return groupOnly{sticky.New()} },
 	}
+	planners := func(seed uint64) func() assignor.Assignor {
+		return func() assignor.Assignor { return randomPlanner{seed} }
+	}
 	configs := []Config{
 		{},
 		{MemberRack: func(id string) string { return "r" + strings.TrimPrefix(id, "m") }},
@@ -167,7 +223,11 @@ func TestPlanMatchesLegacy(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 14))
 		members, topics := randomInput(rng)
 		newA := assignors[rng.IntN(len(assignors))]
+		if rng.IntN(4) == 0 {
+			newA = planners(seed)
+		}
 		cfg := configs[rng.IntN(len(configs))]
+		cfg.DisableFastRejoin = rng.IntN(4) == 0
 		var gotLog, wantLog logLines
 		cfgGot, cfgWant := cfg, cfg
 		cfgGot.Logf, cfgWant.Logf = gotLog.logf, wantLog.logf
@@ -181,10 +241,10 @@ func TestPlanMatchesLegacy(t *testing.T) {
 		if !reflect.DeepEqual(gotPlan, wantPlan) {
 			t.Fatalf("%s:\nplan %v\nwant %v", name, gotPlan, wantPlan)
 		}
-		for id := range members {
+		for _, id := range append(slices.Collect(maps.Keys(members)), "ghost") {
 			g, _ := got.AssignmentData(id, nil, 1)
 			w, _ := want.AssignmentData(id, nil, 1)
-			if !slices.Equal(g, w) {
+			if !slices.Equal(g, w) || (g == nil) != (w == nil) {
 				t.Fatalf("%s: AssignmentData(%q) = %x, want %x", name, id, g, w)
 			}
 		}
@@ -194,20 +254,22 @@ func TestPlanMatchesLegacy(t *testing.T) {
 	}
 }
 
-// TestBalancePlanOwnsItsLists: the plan maps alias neither the assignor's
-// plan nor one another, a topic listed twice for a member gets both lists,
-// a member listed twice gets both entries, and an entry naming a member
-// sarama did not send is dropped.
+// TestBalancePlanOwnsItsLists: no list of the plan maps can overwrite
+// another (nor, joined, the assignor's plan), a topic listed twice for a
+// member gets both lists, a member listed twice gets both entries, and an
+// entry naming a member sarama did not send is dropped.
 func TestBalancePlanOwnsItsLists(t *testing.T) {
 	var logs logLines
 	s := base(build(&fixed{name: "x"}, Config{Logf: logs.logf}))
 	members := map[string]ibm.ConsumerGroupMemberMetadata{"m0": {}, "m1": {}, "m2": {}, "m3": {}}
+	// The plan's lists share one array, as the module's assignors cut them.
+	ids := []int32{0, 1, 2, 5, 3, 4, 7, 8, 9, 6}
 	plan := assignor.Plan{Members: []assignor.MemberPlan{
-		{Member: "m0", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{0, 1}}, {Topic: "b", Partitions: []int32{2}}, {Topic: "a", Partitions: []int32{5}}}},
-		{Member: "m1", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{3}}, {Topic: "c"}}},
-		{Member: "m1", Assigned: []assignor.TopicPartitions{{Topic: "b", Partitions: []int32{4}}}},
-		{Member: "m3", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{7, 8}}, {Topic: "b", Partitions: []int32{9}}}},
-		{Member: "ghost", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{6}}}},
+		{Member: "m0", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: ids[0:2]}, {Topic: "b", Partitions: ids[2:3]}, {Topic: "a", Partitions: ids[3:4]}}},
+		{Member: "m1", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: ids[4:5]}, {Topic: "c"}}},
+		{Member: "m1", Assigned: []assignor.TopicPartitions{{Topic: "b", Partitions: ids[5:6]}}},
+		{Member: "m3", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: ids[6:8]}, {Topic: "b", Partitions: ids[8:9]}}},
+		{Member: "ghost", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: ids[9:10]}}},
 	}}
 	out := s.balancePlan(members, plan)
 	want := ibm.BalanceStrategyPlan{"m0": {"a": {0, 1, 5}, "b": {2}}, "m1": {"a": {3}, "b": {4}}, "m2": {}, "m3": {"a": {7, 8}, "b": {9}}}
@@ -232,7 +294,7 @@ func TestBalancePlanOwnsItsLists(t *testing.T) {
 		}
 	}
 	if got := plan.Members[0].Assigned[0].Partitions; !slices.Equal(got, []int32{0, 1}) {
-		t.Errorf("the assignor's plan changed with sarama's: %v", got)
+		t.Errorf("joining m0's two lists of a changed the plan's first: %v", got)
 	}
 	for id, lists := range out {
 		for topic, ids := range lists {

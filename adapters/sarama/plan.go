@@ -27,9 +27,10 @@ import (
 //
 //	sarama: plan: "roundrobin": assignor: member "": empty member ID
 //
-// The result does not alias the assignor's plan or sarama's input. Plan
-// reads and writes in a number of allocations that grows with the members,
-// not with the partitions (one partition array per member).
+// The result holds the assignor's plan's partition lists (see
+// [strategy.balancePlan]) and does not alias sarama's input. Plan reads
+// and writes in a number of allocations that grows with the members and
+// their topics, not with the partitions.
 func (s *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) (ibm.BalanceStrategyPlan, error) {
 	plan, err := s.assign(members, topics)
 	if err != nil {
@@ -61,17 +62,14 @@ func (s *strategy) assign(members map[string]ibm.ConsumerGroupMemberMetadata, to
 // plan are the keys of topics, one string per topic.
 func (s *strategy) index(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) (*assignor.Index, error) {
 	var b assignor.IndexBuilder
-	claims := 0
-	for _, meta := range members {
-		if meta.Version >= 1 {
-			for _, op := range meta.OwnedPartitions {
-				if op != nil {
-					claims += len(op.Partitions)
-				}
-			}
-		}
+	// The claims hint is the partition count: in a settled group members
+	// claim about every partition once, and counting the claims would walk
+	// every member's owned partitions once more.
+	total := 0
+	for _, partitions := range topics {
+		total += len(partitions)
 	}
-	b.Grow(len(topics), len(members), claims)
+	b.Grow(len(topics), len(members), total)
 	for name, partitions := range topics {
 		b.AddTopic(assignor.Topic{Name: name, Partitions: partitions, ReplicaRacks: s.replicaRacks(name, partitions)})
 	}
@@ -99,11 +97,14 @@ func ownedPartitions(owned []*ibm.OwnedPartition) iter.Seq2[string, []int32] {
 }
 
 // balancePlan converts plan into sarama's plan: an entry for every member of
-// members, empty if the plan gives it nothing. Each member's partition lists
-// are cut from one array of its own, sized up front, so the result aliases
-// neither plan nor another member's lists; a topic listed twice for one
-// member gets both lists, in plan order. A plan entry naming a member sarama
-// did not send is logged and dropped.
+// members, empty if the plan gives it nothing. It hands sarama the plan's
+// own partition lists, capacity clipped, so that it allocates only the maps
+// sarama's type forces (one per member, one entry per member and topic): an
+// assignor's plan is its caller's (Assign keeps no state between calls),
+// and sarama only encodes the lists. A topic listed twice for one member,
+// or a member listed twice, gets the lists joined in plan order, in a new
+// list. A plan entry naming a member sarama did not send is logged and
+// dropped.
 func (s *strategy) balancePlan(members map[string]ibm.ConsumerGroupMemberMetadata, plan assignor.Plan) ibm.BalanceStrategyPlan {
 	out := make(ibm.BalanceStrategyPlan, len(members))
 	for _, mp := range plan.Members {
@@ -116,18 +117,15 @@ func (s *strategy) balancePlan(members map[string]ibm.ConsumerGroupMemberMetadat
 			assigned = make(map[string][]int32, len(mp.Assigned))
 			out[mp.Member] = assigned
 		}
-		backing := make([]int32, 0, assignor.CountPartitions(mp.Assigned))
 		for _, tp := range mp.Assigned {
 			if len(tp.Partitions) == 0 {
 				continue
 			}
-			at := len(backing)
-			backing = append(backing, tp.Partitions...)
 			if prev, dup := assigned[tp.Topic]; dup {
-				assigned[tp.Topic] = append(slices.Clip(prev), backing[at:]...)
+				assigned[tp.Topic] = append(slices.Clip(prev), tp.Partitions...)
 				continue
 			}
-			assigned[tp.Topic] = backing[at:len(backing):len(backing)]
+			assigned[tp.Topic] = slices.Clip(tp.Partitions)
 		}
 	}
 	if len(out) < len(members) {
