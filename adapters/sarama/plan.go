@@ -112,20 +112,28 @@ func (s *strategy) balancePlan(members map[string]ibm.ConsumerGroupMemberMetadat
 			s.logf("sarama: %q: plan names member %q, which is not in the group; its entry is dropped", s.a.Name(), mp.Member)
 			continue
 		}
-		assigned, ok := out[mp.Member]
-		if !ok {
-			assigned = make(map[string][]int32, len(mp.Assigned))
-			out[mp.Member] = assigned
+		if assigned, ok := out[mp.Member]; ok { // listed twice
+			for _, tp := range mp.Assigned {
+				if len(tp.Partitions) > 0 {
+					assigned[tp.Topic] = append(slices.Clip(assigned[tp.Topic]), tp.Partitions...)
+				}
+			}
+			continue
 		}
-		for _, tp := range mp.Assigned {
+		assigned := make(map[string][]int32, len(mp.Assigned))
+		out[mp.Member] = assigned
+		for i, tp := range mp.Assigned {
 			if len(tp.Partitions) == 0 {
 				continue
 			}
-			if prev, dup := assigned[tp.Topic]; dup {
-				assigned[tp.Topic] = append(slices.Clip(prev), tp.Partitions...)
-				continue
-			}
+			// One map operation per entry: a topic listed twice shows as a
+			// map that did not grow, and its lists are joined again from
+			// the plan.
+			n := len(assigned)
 			assigned[tp.Topic] = slices.Clip(tp.Partitions)
+			if len(assigned) == n {
+				assigned[tp.Topic] = joined(mp.Assigned[:i+1], tp.Topic)
+			}
 		}
 	}
 	if len(out) < len(members) {
@@ -136,6 +144,18 @@ func (s *strategy) balancePlan(members map[string]ibm.ConsumerGroupMemberMetadat
 		}
 	}
 	return out
+}
+
+// joined returns the partitions of every entry of assigned for topic, in
+// order, in a new list.
+func joined(assigned []assignor.TopicPartitions, topic string) []int32 {
+	var ids []int32
+	for _, tp := range assigned {
+		if tp.Topic == topic {
+			ids = append(ids, tp.Partitions...)
+		}
+	}
+	return ids
 }
 
 // group returns the [assignor.Group] Plan hands the assignor for sarama's
