@@ -17,6 +17,7 @@ import (
 	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/wire"
+	"github.com/kgroup/assignor/workload"
 )
 
 // legacyPlan is Plan as it was before the adapter read sarama's metadata
@@ -306,5 +307,59 @@ func TestBalancePlanOwnsItsLists(t *testing.T) {
 	}
 	if lines := logs.sorted(); len(lines) != 1 || !strings.Contains(lines[0], `"ghost"`) {
 		t.Errorf("log %q, want one line naming ghost", lines)
+	}
+}
+
+// TestLeaderInput pins what BenchmarkLeader measures: the JoinGroup members
+// decode as a sarama v1.61 member sends them (subscription v2; cooperative:
+// owned partitions at generation 1 for every member but the one joining;
+// eager: none, generation -1, the history in sticky's user data), and
+// Plan on them gives the legacy plan.
+func TestLeaderInput(t *testing.T) {
+	shape := workload.Shape{Topics: 3, Partitions: 20, Members: 6}
+	for _, mode := range leaderModes {
+		t.Run(mode.name, func(t *testing.T) {
+			in := newLeaderInput(t, mode, shape)
+			members, err := in.join.GetMembers()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(members) != shape.Members+1 {
+				t.Fatalf("%d members, want %d", len(members), shape.Members+1)
+			}
+			holders, history := 0, 0
+			for id, meta := range members {
+				if meta.Version != 2 || len(meta.Topics) != shape.Topics {
+					t.Fatalf("%s: version %d, %d topics", id, meta.Version, len(meta.Topics))
+				}
+				if len(meta.OwnedPartitions) > 0 {
+					holders++
+					if mode.eager || meta.GenerationID != 1 {
+						t.Fatalf("%s: owned %d topics at generation %d", id, len(meta.OwnedPartitions), meta.GenerationID)
+					}
+				} else if meta.GenerationID != -1 {
+					t.Fatalf("%s: owns nothing at generation %d", id, meta.GenerationID)
+				}
+				ud, err := wire.DecodeStickyUserData(meta.UserData)
+				if mode.eager && err == nil && len(ud.Owned) > 0 {
+					history++
+				}
+			}
+			withHistory := holders // cooperative: in the owned partitions
+			if mode.eager {
+				withHistory = history // eager: only in the user data
+			}
+			if withHistory != shape.Members {
+				t.Fatalf("%d members hold history, want %d", withHistory, shape.Members)
+			}
+			got, err := build(mode.assignor(), Config{}).Plan(members, in.topics)
+			if err != nil {
+				t.Fatal(err)
+			}
+			legacy, err := base(build(mode.assignor(), Config{})).legacyPlan(members, in.topics)
+			if err != nil || !reflect.DeepEqual(got, legacy) {
+				t.Fatalf("plan %v, legacy %v (%v)", got, legacy, err)
+			}
+		})
 	}
 }
