@@ -31,6 +31,17 @@ type IndexBuilder struct {
 
 var errBuilderUsed = errors.New("assignor: IndexBuilder.Build called twice")
 
+// Grow is a capacity hint: room for topics more topics and members more
+// members, and one allocation for claims more claimed partitions (the
+// partitions an owned iterator of AddMember yields, which the builder cannot
+// count before Build). Adding more than the hint still works; negative
+// counts read as 0. O(topics + members).
+func (b *IndexBuilder) Grow(topics, members, claims int) {
+	b.members = slices.Grow(b.members, max(members, 0))
+	b.owned = slices.Grow(b.owned, max(members, 0))
+	b.b.Grow(topics, members, claims)
+}
+
 // AddTopic adds one topic of the metadata.
 func (b *IndexBuilder) AddTopic(t Topic) { b.b.AddTopic(dense.Topic(t)) }
 

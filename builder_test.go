@@ -53,9 +53,13 @@ func yieldOwned(owned []assignor.TopicPartitions) iter.Seq2[string, []int32] {
 }
 
 // build indexes g with an IndexBuilder, members in reverse order, owned
-// partitions through iterators.
-func build(t interface{ Fatalf(string, ...any) }, g assignor.Group) *assignor.Index {
+// partitions through iterators, after Grow(grow, grow, grow) when grow is
+// not 0 (a hint may be short, long or negative).
+func build(t interface{ Fatalf(string, ...any) }, g assignor.Group, grow int) *assignor.Index {
 	var b assignor.IndexBuilder
+	if grow != 0 {
+		b.Grow(grow, grow, grow)
+	}
 	for _, topic := range slices.Backward(g.Topics) {
 		b.AddTopic(topic)
 	}
@@ -72,8 +76,9 @@ func build(t interface{ Fatalf(string, ...any) }, g assignor.Group) *assignor.In
 }
 
 // TestIndexBuilderMatchesNewIndex: an Index built from a client's metadata
-// through iterators gives every assignor of the module the plan the group
-// itself gives, through AssignIndex and through Assign(ix.Group()).
+// through iterators, with or without a capacity hint (Grow), gives every
+// assignor of the module the plan the group itself gives, through
+// AssignIndex and through Assign(ix.Group()).
 func TestIndexBuilderMatchesNewIndex(t *testing.T) {
 	t.Parallel()
 	assignors := []assignor.Assignor{
@@ -82,7 +87,7 @@ func TestIndexBuilderMatchesNewIndex(t *testing.T) {
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		g := randomGroup(t)
-		ix := build(t, g)
+		ix := build(t, g, rapid.IntRange(-2, 8).Draw(t, "grow"))
 		for _, a := range assignors {
 			want, err := a.Assign(g)
 			if err != nil {

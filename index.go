@@ -77,7 +77,7 @@ type Index struct {
 // [ErrWeights]).
 func NewIndex(g Group) (*Index, error) {
 	b := IndexBuilder{members: g.Members, owned: make([]iter.Seq2[string, []int32], len(g.Members))}
-	b.b.Grow(len(g.Topics), len(g.Members))
+	b.b.Grow(len(g.Topics), len(g.Members), 0)
 	for _, t := range g.Topics {
 		b.AddTopic(t)
 	}

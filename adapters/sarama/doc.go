@@ -57,7 +57,12 @@
 //
 // # What the assignor sees
 //
-// Plan hands the assignor an [assignor.Group] built from sarama's input.
+// Plan hands the assignor what it reads from sarama's input: an
+// [assignor.Index], built straight from sarama's decoded metadata with an
+// [assignor.IndexBuilder], to an [assignor.IndexAssignor] (this module's
+// sticky and round-robin assignors and its cooperative wrapper), and an
+// [assignor.Group] to any other assignor. Both describe the same group, as
+// follows.
 //
 // For each member: the topics of its subscription; the partitions it owns
 // (subscription v1+); the generation of that ownership, from the subscription
@@ -73,9 +78,11 @@
 //
 // For each topic: its partition IDs exactly as sarama gave them (any order,
 // any IDs), and replica racks from [Config.ReplicaRacks]. Members and topics
-// are sorted by ID and name, so the same input always yields the same group,
-// and nothing in it aliases sarama's input. To look at it, wrap the assignor
-// in one that records its argument.
+// are sorted by ID and name, so the same input always yields the same group.
+// The Group aliases nothing of sarama's input; the Index reads sarama's own
+// slices in place, which nothing changes while Plan runs (an IndexAssignor
+// must not keep it). To look at the Group, wrap the assignor in one that
+// records its argument (and has no AssignIndex).
 //
 // # Racks
 //

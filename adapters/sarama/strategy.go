@@ -181,14 +181,32 @@ func (s *strategy) AssignmentData(memberID string, topics map[string][]int32, ge
 	return slices.Clone(s.assignmentData[memberID]), nil
 }
 
+// rejoinEnvelopeSize is the size of a marked envelope around no user data.
+var rejoinEnvelopeSize = len(wire.RejoinEnvelope{Rejoin: true}.AppendTo(nil))
+
 // setAssignmentData keeps the assignment user data of plan for
 // AssignmentData: each member's own, marked for fast re-join when the plan
 // withholds partitions (cooperative.AssignmentUserData).
+//
+// It writes what cooperative.AssignmentUserData would for each member,
+// deciding the mark once for the plan and cutting every member's bytes
+// from one array.
 func (s *strategy) setAssignmentData(plan assignor.Plan) {
-	data := make(map[string][]byte)
+	rejoin := !s.cfg.DisableFastRejoin && cooperative.MarksRejoin(s.a, plan)
+	size := 0
 	for _, mp := range plan.Members {
-		if ud := cooperative.AssignmentUserData(s.a, plan, mp, !s.cfg.DisableFastRejoin); ud != nil {
-			data[mp.Member] = ud
+		size += len(mp.UserData)
+	}
+	if rejoin {
+		size += len(plan.Members) * rejoinEnvelopeSize
+	}
+	data := make(map[string][]byte)
+	buf := make([]byte, 0, size)
+	for _, mp := range plan.Members {
+		at := len(buf)
+		buf = wire.RejoinEnvelope{Rejoin: rejoin, UserData: mp.UserData}.AppendTo(buf)
+		if len(buf) > at || mp.UserData != nil { // empty, not null, stays empty
+			data[mp.Member] = buf[at:len(buf):len(buf)]
 		}
 	}
 	s.mu.Lock()

@@ -39,12 +39,14 @@ type Builder struct {
 	numClaims int
 }
 
-// Grow makes room for topics more topics and members more members, so that
-// adding them does not reallocate.
-func (b *Builder) Grow(topics, members int) {
-	b.ix.Topics = slices.Grow(b.ix.Topics, topics)
-	b.ix.Members = slices.Grow(b.ix.Members, members)
-	b.generations = slices.Grow(b.generations, members)
+// Grow makes room for topics more topics, members more members and claims
+// more claimed partitions, so that adding them allocates nothing more.
+// Negative counts read as 0.
+func (b *Builder) Grow(topics, members, claims int) {
+	b.ix.Topics = slices.Grow(b.ix.Topics, max(topics, 0))
+	b.ix.Members = slices.Grow(b.ix.Members, max(members, 0))
+	b.generations = slices.Grow(b.generations, max(members, 0))
+	b.numClaims += max(claims, 0)
 }
 
 // AddTopic adds one topic of the metadata.

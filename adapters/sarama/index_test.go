@@ -1,0 +1,365 @@
+package sarama
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	ibm "github.com/IBM/sarama"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/cooperative"
+	"github.com/kgroup/assignor/roundrobin"
+	"github.com/kgroup/assignor/sticky"
+	"github.com/kgroup/assignor/wire"
+	"github.com/kgroup/assignor/workload"
+)
+
+// legacyPlan is Plan as it was before the adapter read sarama's metadata
+// through an IndexBuilder: the assignor's Assign on the Group of
+// strategy.group, converted by legacyBalancePlan. It is the reference of
+// TestPlanMatchesLegacy and BenchmarkLeader's before figures.
+func (s *strategy) legacyPlan(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) (ibm.BalanceStrategyPlan, error) {
+	plan, err := s.a.Assign(s.group(members, topics))
+	if err != nil {
+		return nil, s.wrap("plan", err)
+	}
+	out := s.legacyBalancePlan(members, plan)
+	s.legacySetAssignmentData(plan)
+	return out, nil
+}
+
+// legacySetAssignmentData is setAssignmentData before it decided the mark
+// once and cut the bytes from one array.
+func (s *strategy) legacySetAssignmentData(plan assignor.Plan) {
+	data := make(map[string][]byte)
+	for _, mp := range plan.Members {
+		if ud := cooperative.AssignmentUserData(s.a, plan, mp, !s.cfg.DisableFastRejoin); ud != nil {
+			data[mp.Member] = ud
+		}
+	}
+	s.mu.Lock()
+	s.assignmentData = data
+	s.mu.Unlock()
+}
+
+// randomPlanner is a cooperative assignor with a subscription hook whose
+// plans are drawn from its seed, odd ones included: members the group lacks
+// or listed twice, topics listed twice or empty, user data null, empty,
+// bytes or beginning with the fast re-join envelope's magic, withholding or
+// not.
+type randomPlanner struct{ seed uint64 }
+
+func (randomPlanner) Name() string { return "random" }
+
+func (randomPlanner) Protocols() []assignor.Protocol {
+	return []assignor.Protocol{assignor.Cooperative, assignor.Eager}
+}
+
+func (randomPlanner) SubscriptionUserData(assignor.MemberState) ([]byte, error) { return nil, nil }
+
+func (r randomPlanner) Assign(g assignor.Group) (assignor.Plan, error) {
+	rng := rand.New(rand.NewPCG(r.seed, 7))
+	ids := []string{"ghost"}
+	for _, m := range g.Members {
+		ids = append(ids, m.ID)
+	}
+	magic := wire.RejoinEnvelope{Rejoin: true}.AppendTo(nil)[:4]
+	plan := assignor.Plan{FollowUp: rng.IntN(2) == 0}
+	for range rng.IntN(2 * len(ids)) {
+		mp := assignor.MemberPlan{Member: ids[rng.IntN(len(ids))]}
+		for range rng.IntN(4) {
+			tp := assignor.TopicPartitions{Topic: []string{"a", "b", "c"}[rng.IntN(3)]}
+			for range rng.IntN(3) {
+				tp.Partitions = append(tp.Partitions, rng.Int32N(6))
+			}
+			mp.Assigned = append(mp.Assigned, tp)
+		}
+		mp.UserData = [][]byte{nil, {}, []byte("own"), magic}[rng.IntN(4)]
+		plan.Members = append(plan.Members, mp)
+	}
+	return plan, nil
+}
+
+// legacyBalancePlan is balancePlan before it cut each member's lists from
+// one array: an empty map per member, then one append per plan entry.
+func (s *strategy) legacyBalancePlan(members map[string]ibm.ConsumerGroupMemberMetadata, plan assignor.Plan) ibm.BalanceStrategyPlan {
+	out := make(ibm.BalanceStrategyPlan, len(members))
+	for id := range members {
+		out[id] = map[string][]int32{}
+	}
+	for _, mp := range plan.Members {
+		assigned, ok := out[mp.Member]
+		if !ok {
+			s.logf("sarama: %q: plan names member %q, which is not in the group; its entry is dropped", s.a.Name(), mp.Member)
+			continue
+		}
+		for _, tp := range mp.Assigned {
+			if len(tp.Partitions) > 0 {
+				assigned[tp.Topic] = append(assigned[tp.Topic], tp.Partitions...)
+			}
+		}
+	}
+	return out
+}
+
+// groupOnly hides every optional ability of an assignor but its name and
+// Assign: an assignor that cannot take an Index.
+type groupOnly struct{ assignor.Assignor }
+
+// logLines collects a strategy's log lines.
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) logf(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+}
+
+func (l *logLines) sorted() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Sorted(slices.Values(l.lines))
+}
+
+// randomInput draws what sarama may hand a leader, odd parts included:
+// unsorted, duplicate and negative partition IDs, topics the metadata
+// lacks, nil and empty owned entries, every subscription version,
+// generations below -1, user data of each layout and garbage, and now and
+// then an empty member ID or topic name (which no assignor can assign).
+func randomInput(rng *rand.Rand) (map[string]ibm.ConsumerGroupMemberMetadata, map[string][]int32) {
+	names := []string{"a", "b", "c", "d"}
+	if rng.IntN(25) == 0 {
+		names = append(names, "")
+	}
+	topics := map[string][]int32{}
+	for _, name := range names[:1+rng.IntN(len(names))] {
+		var ids []int32
+		for range rng.IntN(7) {
+			ids = append(ids, rng.Int32N(8)-1)
+		}
+		topics[name] = ids
+	}
+	known := append(slices.Clone(names), "zzz")
+	members := map[string]ibm.ConsumerGroupMemberMetadata{}
+	for i := range 1 + rng.IntN(5) {
+		id := fmt.Sprint("m", i)
+		if rng.IntN(30) == 0 {
+			id = ""
+		}
+		meta := ibm.ConsumerGroupMemberMetadata{Version: int16(rng.IntN(4)), GenerationID: rng.Int32N(8) - 3}
+		for _, name := range known {
+			if rng.IntN(2) == 0 {
+				meta.Topics = append(meta.Topics, name)
+			}
+		}
+		for range rng.IntN(4) {
+			switch rng.IntN(6) {
+			case 0:
+				meta.OwnedPartitions = append(meta.OwnedPartitions, nil)
+			case 1:
+				meta.OwnedPartitions = append(meta.OwnedPartitions, &ibm.OwnedPartition{Topic: known[rng.IntN(len(known))]})
+			default:
+				op := &ibm.OwnedPartition{Topic: known[rng.IntN(len(known))]}
+				for range 1 + rng.IntN(4) {
+					op.Partitions = append(op.Partitions, rng.Int32N(9)-1)
+				}
+				meta.OwnedPartitions = append(meta.OwnedPartitions, op)
+			}
+		}
+		switch rng.IntN(4) {
+		case 0:
+			meta.UserData = wire.CooperativeUserData(rng.Int32N(6) - 1)
+		case 1:
+			meta.UserData = stickyUserData(rng.Int32N(6)-1, "a", rng.Int32N(4), rng.Int32N(4))
+		case 2:
+			meta.UserData = []byte("not kafka")
+		}
+		if rng.IntN(3) == 0 {
+			meta.RackID = strp([]string{"", "r1", "r2"}[rng.IntN(3)])
+		}
+		members[id] = meta
+	}
+	return members, topics
+}
+
+// TestPlanMatchesLegacy: reading sarama's metadata through an IndexBuilder
+// and cutting the plan maps from one array per member changes nothing a
+// user sees: for random inputs, odd ones included, every assignor of the
+// module (and one that cannot take an Index) gives the plan, the
+// assignment user data, the error and the log lines of the Group path.
+func TestPlanMatchesLegacy(t *testing.T) {
+	assignors := []func() assignor.Assignor{
+		func() assignor.Assignor { return cooperative.Wrap(sticky.New()) },
+		func() assignor.Assignor { return sticky.New() },
+		func() assignor.Assignor { return roundrobin.New() },
+		func() assignor.Assignor { return cooperative.Wrap(roundrobin.New()) },
+		func() assignor.Assignor {
+			return cooperative.WrapWithConfig(sticky.New(), cooperative.Config{InnerUserData: true})
+		},
+		func() assignor.Assignor { return groupOnly{sticky.New()} },
+	}
+	planners := func(seed uint64) func() assignor.Assignor {
+		return func() assignor.Assignor { return randomPlanner{seed} }
+	}
+	configs := []Config{
+		{},
+		{MemberRack: func(id string) string { return "r" + strings.TrimPrefix(id, "m") }},
+		{ReplicaRacks: func(topic string, p int32) []string {
+			if p%2 == 0 {
+				return nil
+			}
+			return []string{"r1", "r" + topic}
+		}},
+	}
+	for seed := range uint64(400) {
+		rng := rand.New(rand.NewPCG(seed, 14))
+		members, topics := randomInput(rng)
+		newA := assignors[rng.IntN(len(assignors))]
+		if rng.IntN(4) == 0 {
+			newA = planners(seed)
+		}
+		cfg := configs[rng.IntN(len(configs))]
+		cfg.DisableFastRejoin = rng.IntN(4) == 0
+		var gotLog, wantLog logLines
+		cfgGot, cfgWant := cfg, cfg
+		cfgGot.Logf, cfgWant.Logf = gotLog.logf, wantLog.logf
+		got, want := build(newA(), cfgGot), build(newA(), cfgWant)
+		gotPlan, gotErr := got.Plan(members, topics)
+		wantPlan, wantErr := base(want).legacyPlan(members, topics)
+		name := fmt.Sprintf("seed %d, %s: members %v, topics %v", seed, got.Name(), members, topics)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("%s: error %v, want %v", name, gotErr, wantErr)
+		}
+		if !reflect.DeepEqual(gotPlan, wantPlan) {
+			t.Fatalf("%s:\nplan %v\nwant %v", name, gotPlan, wantPlan)
+		}
+		for _, id := range append(slices.Collect(maps.Keys(members)), "ghost") {
+			g, _ := got.AssignmentData(id, nil, 1)
+			w, _ := want.AssignmentData(id, nil, 1)
+			if !slices.Equal(g, w) || (g == nil) != (w == nil) {
+				t.Fatalf("%s: AssignmentData(%q) = %x, want %x", name, id, g, w)
+			}
+		}
+		if gotErr == nil && !slices.Equal(gotLog.sorted(), wantLog.sorted()) {
+			t.Fatalf("%s: log\n%q\nwant\n%q", name, gotLog.sorted(), wantLog.sorted())
+		}
+	}
+}
+
+// TestBalancePlanOwnsItsLists: no list of the plan maps can overwrite
+// another (nor, joined, the assignor's plan), a topic listed twice for a
+// member gets both lists, a member listed twice gets both entries, and an
+// entry naming a member sarama did not send is dropped.
+func TestBalancePlanOwnsItsLists(t *testing.T) {
+	var logs logLines
+	s := base(build(&fixed{name: "x"}, Config{Logf: logs.logf}))
+	members := map[string]ibm.ConsumerGroupMemberMetadata{"m0": {}, "m1": {}, "m2": {}, "m3": {}}
+	// The plan's lists share one array, as the module's assignors cut them.
+	ids := []int32{0, 1, 2, 5, 3, 4, 7, 8, 9, 6}
+	plan := assignor.Plan{Members: []assignor.MemberPlan{
+		{Member: "m0", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: ids[0:2]}, {Topic: "b", Partitions: ids[2:3]}, {Topic: "a", Partitions: ids[3:4]}}},
+		{Member: "m1", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: ids[4:5]}, {Topic: "c"}}},
+		{Member: "m1", Assigned: []assignor.TopicPartitions{{Topic: "b", Partitions: ids[5:6]}}},
+		{Member: "m3", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: ids[6:8]}, {Topic: "b", Partitions: ids[8:9]}}},
+		{Member: "ghost", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: ids[9:10]}}},
+	}}
+	out := s.balancePlan(members, plan)
+	want := ibm.BalanceStrategyPlan{"m0": {"a": {0, 1, 5}, "b": {2}}, "m1": {"a": {3}, "b": {4}}, "m2": {}, "m3": {"a": {7, 8}, "b": {9}}}
+	if !reflect.DeepEqual(out, want) {
+		t.Fatalf("plan %v, want %v", out, want)
+	}
+	// Each list gets a marker of its own, then one more element: a list
+	// sharing memory with another (or with the plan) shows a foreign value.
+	marker := map[string]int32{}
+	for id, lists := range out {
+		for topic, ids := range lists {
+			m := int32(-10 - len(marker))
+			marker[id+"/"+topic] = m
+			for i := range ids {
+				ids[i] = m
+			}
+		}
+	}
+	for _, lists := range out {
+		for topic := range lists {
+			lists[topic] = append(lists[topic], 99)
+		}
+	}
+	if got := plan.Members[0].Assigned[0].Partitions; !slices.Equal(got, []int32{0, 1}) {
+		t.Errorf("joining m0's two lists of a changed the plan's first: %v", got)
+	}
+	for id, lists := range out {
+		for topic, ids := range lists {
+			m := marker[id+"/"+topic]
+			if ids[len(ids)-1] != 99 || slices.ContainsFunc(ids[:len(ids)-1], func(p int32) bool { return p != m }) {
+				t.Errorf("%s/%s = %v: another list overwrote it", id, topic, ids)
+			}
+		}
+	}
+	if lines := logs.sorted(); len(lines) != 1 || !strings.Contains(lines[0], `"ghost"`) {
+		t.Errorf("log %q, want one line naming ghost", lines)
+	}
+}
+
+// TestLeaderInput pins what BenchmarkLeader measures: the JoinGroup members
+// decode as a sarama v1.61 member sends them (subscription v2; cooperative:
+// owned partitions at generation 1 for every member but the one joining;
+// eager: none, generation -1, the history in sticky's user data), and
+// Plan on them gives the legacy plan.
+func TestLeaderInput(t *testing.T) {
+	shape := workload.Shape{Topics: 3, Partitions: 20, Members: 6}
+	for _, mode := range leaderModes {
+		t.Run(mode.name, func(t *testing.T) {
+			in := newLeaderInput(t, mode, shape)
+			members, err := in.join.GetMembers()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(members) != shape.Members+1 {
+				t.Fatalf("%d members, want %d", len(members), shape.Members+1)
+			}
+			holders, history := 0, 0
+			for id, meta := range members {
+				if meta.Version != 2 || len(meta.Topics) != shape.Topics {
+					t.Fatalf("%s: version %d, %d topics", id, meta.Version, len(meta.Topics))
+				}
+				if len(meta.OwnedPartitions) > 0 {
+					holders++
+					if mode.eager || meta.GenerationID != 1 {
+						t.Fatalf("%s: owned %d topics at generation %d", id, len(meta.OwnedPartitions), meta.GenerationID)
+					}
+				} else if meta.GenerationID != -1 {
+					t.Fatalf("%s: owns nothing at generation %d", id, meta.GenerationID)
+				}
+				ud, err := wire.DecodeStickyUserData(meta.UserData)
+				if mode.eager && err == nil && len(ud.Owned) > 0 {
+					history++
+				}
+			}
+			withHistory := holders // cooperative: in the owned partitions
+			if mode.eager {
+				withHistory = history // eager: only in the user data
+			}
+			if withHistory != shape.Members {
+				t.Fatalf("%d members hold history, want %d", withHistory, shape.Members)
+			}
+			got, err := build(mode.assignor(), Config{}).Plan(members, in.topics)
+			if err != nil {
+				t.Fatal(err)
+			}
+			legacy, err := base(build(mode.assignor(), Config{})).legacyPlan(members, in.topics)
+			if err != nil || !reflect.DeepEqual(got, legacy) {
+				t.Fatalf("plan %v, legacy %v (%v)", got, legacy, err)
+			}
+		})
+	}
+}
