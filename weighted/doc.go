@@ -1,9 +1,39 @@
-// Package weighted is the solver of the load-aware (weighted) assignor of
-// issue 16: it balances partitions by their weight (records/s, bytes/s,
-// lag: any integer the caller measures), within a bound on each member's
-// partition count, without churn. This step holds the pure solver over
-// dense inputs; the public assignor (New, Config, how weights reach the
-// Group, the protocol name and its user data) wires it in a later step.
+// Package weighted is the load-aware (weighted) assignor: it balances
+// partitions by their weight (records/s, bytes/s, lag: any integer the
+// caller measures), within a bound on each member's partition count,
+// without churn.
+//
+// # Use
+//
+// [New] returns the eager assignor, named "weighted"; wrap it with package
+// cooperative for "cooperative-weighted" (KIP-429), which is how it is
+// meant to run. The leader reads each partition's weight from
+// [assignor.Topic.Weights]: 0 for an idle partition, [assignor.UnknownWeight]
+// for one whose load is unknown, which weighs [Config.DefaultWeight] or by
+// default the mean of the known weights (every partition weighs 1 when none
+// is known, and the plan then balances counts as sticky does). Weights are
+// integers so that two leaders on different machines compute the same
+// plan. It is a package of its own rather than a mode of sticky because
+// its objective is another (loads, with counts only bounded), and so are
+// its protocol name, its user data and its solver.
+//
+// # Protocol name and migration
+//
+// The protocol names are "weighted" and "cooperative-weighted" (the
+// wrapper prefixes the inner name, as for sticky and cooperative-sticky).
+// The name must differ from cooperative-sticky's for two reasons: the
+// subscription user data is another layout (see
+// [Assignor.SubscriptionUserData]), which a Java or kgo cooperative-sticky
+// leader would misread, and any leader with a count objective would undo
+// the weighted plan whenever it led. The coordinator picks a protocol that
+// every member lists, so a group migrates by listing cooperative-weighted
+// first and cooperative-sticky second: it stays on cooperative-sticky
+// while any member lacks cooperative-weighted (one Java member is enough)
+// and switches at the rebalance after the last member lists it; both are
+// cooperative, so the switch revokes only what the weighted plan moves.
+// With franz-go, a custom name costs KIP-814's handling of a static leader
+// that restarts: kgo applies it to its built-in balancers only, so the
+// restarted leader's group rebalances where cooperative-sticky's would not.
 //
 // # Input and output
 //
