@@ -41,6 +41,18 @@ type Config struct {
 	// integer (1 when no weight is known, so that the plan balances
 	// counts); negative is invalid.
 	DefaultWeight int64
+	// Weights, when set, supplies on the leader the weights of a topic's
+	// partitions that the Group leaves unknown (a topic without Weights, or
+	// entries equal to [assignor.UnknownWeight]): it is called once per
+	// such topic, with the topic's partition IDs in ascending order, and
+	// returns one weight per ID (nil, or [assignor.UnknownWeight] entries,
+	// for unknown). It is for clients whose adapters build the Group from
+	// their own metadata, which carries no weights. It runs between
+	// JoinGroup and SyncGroup, so it must answer fast (from a cache, with a
+	// deadline on any fetch); a negative weight other than
+	// UnknownWeight, or a slice of another length, is an error naming the
+	// topic. Nil (the default): only the Group's weights count.
+	Weights func(topic string, partitions []int32) []int64
 	// IgnoreRacks turns rack-aware placement (KIP-881) off, as in sticky.
 	// Default false: racks count whenever some member has a rack and some
 	// topic has replica racks, after the loads (within the band) and before
@@ -161,8 +173,14 @@ func (a *Assignor) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
 // kept.
 func (a *Assignor) AssignDense(ix *dense.Index) ([]int32, [][]byte, error) {
 	solverCfg := a.solver
-	if a.cfg == (Config{}) {
+	if solverCfg == (config{}) {
 		solverCfg = defaultConfig() // an Assignor{} literal
+	}
+	if a.cfg.Weights != nil {
+		var err error
+		if ix, err = supplied(ix, a.cfg.Weights); err != nil {
+			return nil, nil, err
+		}
 	}
 	g, err := inputOf(ix, a.cfg.DefaultWeight, a.cfg.IgnoreRacks)
 	if err != nil {

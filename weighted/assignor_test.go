@@ -2,6 +2,7 @@ package weighted
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -224,4 +225,57 @@ func sortedPlan(t *testing.T, got, want assignor.Plan) string {
 		b.WriteString(assignor.Plan{Members: want.Members[i : i+1]}.String())
 	}
 	return b.String()
+}
+
+// TestWeightsSupplied: Config.Weights fills what the Group leaves unknown,
+// the Group's own weights win, the index is not written, and a bad answer
+// is an error naming the topic.
+func TestWeightsSupplied(t *testing.T) {
+	u := assignor.UnknownWeight
+	g := assignor.Group{
+		Topics: []assignor.Topic{
+			{Name: "a", Partitions: []int32{1, 0}, Weights: []int64{u, 7}},
+			{Name: "b", Partitions: assignor.Partitions(2)},
+			{Name: "c", Partitions: assignor.Partitions(1), Weights: []int64{4}},
+		},
+		Members: []assignor.Member{{ID: "m", Topics: []string{"a", "b", "c"}}},
+	}
+	var asked []string
+	source := func(topic string, ps []int32) []int64 {
+		asked = append(asked, fmt.Sprint(topic, ps))
+		switch topic {
+		case "a":
+			return []int64{100, 200} // partition 0 keeps the Group's 7
+		case "b":
+			return []int64{u, 30}
+		}
+		return []int64{999}
+	}
+	ix := indexOf(t, g)
+	got, err := supplied(ix, source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := weightsOf(got, 0)
+	if want := []int64{7, 200, 60, 30, 4}; !slices.Equal(w, want) {
+		t.Fatalf("weights %v, want %v (asked %v)", w, want, asked)
+	}
+	if !slices.Equal(asked, []string{"a[0 1]", "b[0 1]"}) {
+		t.Fatalf("asked %v: only topics with unknown weights, partitions ascending", asked)
+	}
+	if ix.Topics[1].Weights != nil || ix.Topics[0].Weights[1] != u {
+		t.Fatal("supplied wrote the index")
+	}
+	for _, bad := range []struct {
+		answer []int64
+		want   string
+	}{
+		{[]int64{1}, `1 weights for the 2 partitions of topic "a"`},
+		{[]int64{1, -3}, `topic "a" partition 1 the negative weight -3`},
+	} {
+		a, _ := NewWithConfig(Config{Weights: func(string, []int32) []int64 { return bad.answer }})
+		if _, err := a.Assign(g); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Fatalf("answer %v: err = %v, want %q", bad.answer, err, bad.want)
+		}
+	}
 }

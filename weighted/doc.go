@@ -31,9 +31,13 @@
 // while any member lacks cooperative-weighted (one Java member is enough)
 // and switches at the rebalance after the last member lists it; both are
 // cooperative, so the switch revokes only what the weighted plan moves.
-// With franz-go, a custom name costs KIP-814's handling of a static leader
-// that restarts: kgo applies it to its built-in balancers only, so the
-// restarted leader's group rebalances where cooperative-sticky's would not.
+// With franz-go, a custom name costs kgo's work-around for a static
+// leader that restarts (KIP-814): the broker tells such a leader to skip
+// the assignment and hands it its old one; for its built-in names
+// (cooperative-sticky among them) kgo balances anyway and rejoins if its
+// own assignment differs, but for any other name it skips the balance, so
+// a static leader that restarts with other topics keeps its old
+// assignment until something else triggers a rebalance.
 //
 // # Input and output
 //

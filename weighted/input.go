@@ -159,3 +159,42 @@ func readRacks(ix *dense.Index, g *group) {
 		}
 	}
 }
+
+// supplied returns ix, or when source knows weights that ix leaves
+// unknown, a shallow copy of ix whose topics carry them (ix's slices are
+// never written). It fails when source answers with the wrong length or
+// a weight below [assignor.UnknownWeight], naming the topic.
+func supplied(ix *dense.Index, source func(topic string, partitions []int32) []int64) (*dense.Index, error) {
+	var topics []dense.Topic
+	for t, tp := range ix.Topics {
+		if tp.Weights != nil && !slices.Contains(tp.Weights, assignor.UnknownWeight) {
+			continue
+		}
+		got := source(tp.Name, slices.Clone(tp.Partitions))
+		if got == nil {
+			continue
+		}
+		if len(got) != len(tp.Partitions) {
+			return nil, fmt.Errorf("weighted: Config.Weights gave %d weights for the %d partitions of topic %q", len(got), len(tp.Partitions), tp.Name)
+		}
+		merged := slices.Clone(got)
+		for i, w := range merged {
+			if w < assignor.UnknownWeight {
+				return nil, fmt.Errorf("weighted: Config.Weights gave topic %q partition %d the negative weight %d", tp.Name, tp.Partitions[i], w)
+			}
+			if tp.Weights != nil && tp.Weights[i] != assignor.UnknownWeight {
+				merged[i] = tp.Weights[i] // the Group's own weight wins
+			}
+		}
+		if topics == nil {
+			topics = slices.Clone(ix.Topics)
+		}
+		topics[t].Weights = merged
+	}
+	if topics == nil {
+		return ix, nil
+	}
+	c := *ix
+	c.Topics = topics
+	return &c, nil
+}
