@@ -39,9 +39,10 @@
 // a static leader that restarts with other topics keeps its old
 // assignment until something else triggers a rebalance.
 //
-// # Input and output
+// # The solver's input and output
 //
-// solve(group, config) takes P partitions numbered 0..P-1 with a topic and
+// Assign reads the group through [assignor.Index] and hands the solver,
+// solve(group, config), dense input: it takes P partitions numbered 0..P-1 with a topic and
 // an integer weight each (>= 0, defaults applied, 0 for an idle partition),
 // M members numbered 0..M-1, each topic's subscribers, each partition's
 // current valid owner (or -1), and optionally member racks and replica rack
@@ -59,7 +60,7 @@
 //
 // In this order:
 //
-//  1. Counts: every member's partition count is within countSkew (by
+//  1. Counts: every member's partition count is within [Config.CountSkew] (by
 //     default one partition) of its band in the count-balanced plans, and
 //     at least 1 where that band is. The count-balanced plans are sticky's: those minimising the
 //     sum of squared counts over all valid plans. With identical
@@ -71,7 +72,7 @@
 //     one member, and memory per member bounded.
 //  2. The heaviest member's load, as small as possible;
 //  3. then the sum of squared loads. Both are compared within a band
-//     (bandPermille, default 1%): heaviest loads within 1% of each other,
+//     ([Config.BandPermille], default 1%): heaviest loads within 1% of each other,
 //     and sums of squares within 1%, count as equal, so that
 //  4. racks (a member in a rack holding a replica of the partition, as
 //     sticky and KIP-881 do them), and then
@@ -79,15 +80,19 @@
 //     decide; then
 //  6. a deterministic tie-break (member and partition numbers).
 //
-// Hysteresis (marginPermille, default 10%): unless a member joined, the
+// Hysteresis ([Config.MarginPermille], default 10%): unless a member joined, the
 // solver places what nobody owns, repairs counts the group's change broke,
 // and moves nothing else while the heaviest load is within the margin of
 // the best it can reach. With the same members and subscriptions nothing
 // moves at all. After a member leaves, only its partitions are placed; in
 // the follow-up round of a cooperative rebalance, only the withheld ones.
-// A member that holds nothing though its band is at least 1 has joined
-// (the solver never leaves such a member empty), and then the plan is
-// settled to the band of the best.
+// A member that holds nothing though its band is at least 1, and that what
+// nobody owns does not bring to its minimum count, has joined (the solver
+// never leaves such a member empty), and then the plan is settled to the
+// band of the best. (In the follow-up round of a cooperative join, the
+// member that joined holds nothing yet, but the withheld partitions bring
+// it to its minimum: that round only places them, so the group settles in
+// two rounds.)
 //
 // # How
 //
@@ -191,5 +196,5 @@
 // # KIPs
 //
 // KIP-54 (sticky assignment), KIP-429 (cooperative rebalancing: the
-// follow-up round), KIP-881 (rack-aware assignment); issue 16.
+// follow-up round), KIP-881 (rack-aware assignment).
 package weighted
