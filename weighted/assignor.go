@@ -41,18 +41,21 @@ type Config struct {
 	// integer (1 when no weight is known, so that the plan balances
 	// counts); negative is invalid.
 	DefaultWeight int64
-	// Weights, when set, supplies on the leader the weights of a topic's
-	// partitions that the Group leaves unknown (a topic without Weights, or
-	// entries equal to [assignor.UnknownWeight]): it is called once per
-	// such topic, with the topic's partition IDs in ascending order, and
-	// returns one weight per ID (nil, or [assignor.UnknownWeight] entries,
-	// for unknown). It is for clients whose adapters build the Group from
-	// their own metadata, which carries no weights. It runs between
-	// JoinGroup and SyncGroup, so it must answer fast (from a cache, with a
-	// deadline on any fetch); a negative weight other than
-	// UnknownWeight, or a slice of another length, is an error naming the
-	// topic. Nil (the default): only the Group's weights count.
-	Weights func(topic string, partitions []int32) []int64
+	// Weights, when set, supplies on the leader the weights that the Group
+	// leaves unknown (a topic without Weights, or entries equal to
+	// [assignor.UnknownWeight]): it is called once per Assign, only when
+	// some weight is unknown, with those topics (sorted by name, each with
+	// all its partition IDs, ascending), and returns one entry per topic in
+	// that order: nil for a topic it does not know, else one weight per
+	// partition ID ([assignor.UnknownWeight] for one it does not know). It
+	// is for clients whose adapters build the Group from their own
+	// metadata, which carries no weights. It runs between JoinGroup and
+	// SyncGroup while the group waits, so it must answer fast (package
+	// weighted/source adds a deadline and a cache to a fetch). An answer of
+	// the wrong shape, or a weight below UnknownWeight, is an error naming
+	// the topic; the Group's own weights win over supplied ones. Nil (the
+	// default): only the Group's weights count.
+	Weights func(topics []assignor.TopicPartitions) [][]int64
 	// IgnoreRacks turns rack-aware placement (KIP-881) off, as in sticky.
 	// Default false: racks count whenever some member has a rack and some
 	// topic has replica racks, after the loads (within the band) and before

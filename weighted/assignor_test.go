@@ -2,7 +2,6 @@ package weighted
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -241,15 +240,12 @@ func TestWeightsSupplied(t *testing.T) {
 		Members: []assignor.Member{{ID: "m", Topics: []string{"a", "b", "c"}}},
 	}
 	var asked []string
-	source := func(topic string, ps []int32) []int64 {
-		asked = append(asked, fmt.Sprint(topic, ps))
-		switch topic {
-		case "a":
-			return []int64{100, 200} // partition 0 keeps the Group's 7
-		case "b":
-			return []int64{u, 30}
+	source := func(topics []assignor.TopicPartitions) [][]int64 {
+		asked = append(asked, assignor.FormatTopicPartitions(topics))
+		return [][]int64{
+			{100, 200}, // a: partition 0 keeps the Group's 7
+			{u, 30},    // b
 		}
-		return []int64{999}
 	}
 	ix := indexOf(t, g)
 	got, err := supplied(ix, source)
@@ -260,22 +256,27 @@ func TestWeightsSupplied(t *testing.T) {
 	if want := []int64{7, 200, 60, 30, 4}; !slices.Equal(w, want) {
 		t.Fatalf("weights %v, want %v (asked %v)", w, want, asked)
 	}
-	if !slices.Equal(asked, []string{"a[0 1]", "b[0 1]"}) {
-		t.Fatalf("asked %v: only topics with unknown weights, partitions ascending", asked)
+	if !slices.Equal(asked, []string{"a[0 1] b[0 1]"}) {
+		t.Fatalf("asked %v: once, only topics with unknown weights, partitions ascending", asked)
 	}
 	if ix.Topics[1].Weights != nil || ix.Topics[0].Weights[1] != u {
 		t.Fatal("supplied wrote the index")
 	}
 	for _, bad := range []struct {
-		answer []int64
+		answer [][]int64
 		want   string
 	}{
-		{[]int64{1}, `1 weights for the 2 partitions of topic "a"`},
-		{[]int64{1, -3}, `topic "a" partition 1 the negative weight -3`},
+		{[][]int64{nil}, "answered for 1 topics, asked for 2"},
+		{[][]int64{{1}, nil}, `1 weights for the 2 partitions of topic "a"`},
+		{[][]int64{{1, -3}, nil}, `topic "a" partition 1 the negative weight -3`},
 	} {
-		a, _ := NewWithConfig(Config{Weights: func(string, []int32) []int64 { return bad.answer }})
+		a, _ := NewWithConfig(Config{Weights: func([]assignor.TopicPartitions) [][]int64 { return bad.answer }})
 		if _, err := a.Assign(g); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Fatalf("answer %v: err = %v, want %q", bad.answer, err, bad.want)
 		}
+	}
+	none, _ := NewWithConfig(Config{Weights: func([]assignor.TopicPartitions) [][]int64 { return nil }})
+	if _, err := none.Assign(g); err != nil {
+		t.Fatalf("a source that knows nothing: %v", err)
 	}
 }

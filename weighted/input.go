@@ -162,15 +162,27 @@ func readRacks(ix *dense.Index, g *group) {
 
 // supplied returns ix, or when source knows weights that ix leaves
 // unknown, a shallow copy of ix whose topics carry them (ix's slices are
-// never written). It fails when source answers with the wrong length or
-// a weight below [assignor.UnknownWeight], naming the topic.
-func supplied(ix *dense.Index, source func(topic string, partitions []int32) []int64) (*dense.Index, error) {
-	var topics []dense.Topic
+// never written). It fails when source answers with the wrong shape or a
+// weight below [assignor.UnknownWeight], naming the topic.
+func supplied(ix *dense.Index, source func([]assignor.TopicPartitions) [][]int64) (*dense.Index, error) {
+	var ask []assignor.TopicPartitions
+	var at []int
 	for t, tp := range ix.Topics {
-		if tp.Weights != nil && !slices.Contains(tp.Weights, assignor.UnknownWeight) {
-			continue
+		if tp.Weights == nil || slices.Contains(tp.Weights, assignor.UnknownWeight) {
+			ask = append(ask, assignor.TopicPartitions{Topic: tp.Name, Partitions: slices.Clone(tp.Partitions)})
+			at = append(at, t)
 		}
-		got := source(tp.Name, slices.Clone(tp.Partitions))
+	}
+	if len(ask) == 0 {
+		return ix, nil
+	}
+	answer := source(ask)
+	if answer != nil && len(answer) != len(ask) {
+		return nil, fmt.Errorf("weighted: Config.Weights answered for %d topics, asked for %d", len(answer), len(ask))
+	}
+	var topics []dense.Topic
+	for i, got := range answer {
+		tp := ix.Topics[at[i]]
 		if got == nil {
 			continue
 		}
@@ -178,18 +190,18 @@ func supplied(ix *dense.Index, source func(topic string, partitions []int32) []i
 			return nil, fmt.Errorf("weighted: Config.Weights gave %d weights for the %d partitions of topic %q", len(got), len(tp.Partitions), tp.Name)
 		}
 		merged := slices.Clone(got)
-		for i, w := range merged {
+		for j, w := range merged {
 			if w < assignor.UnknownWeight {
-				return nil, fmt.Errorf("weighted: Config.Weights gave topic %q partition %d the negative weight %d", tp.Name, tp.Partitions[i], w)
+				return nil, fmt.Errorf("weighted: Config.Weights gave topic %q partition %d the negative weight %d", tp.Name, tp.Partitions[j], w)
 			}
-			if tp.Weights != nil && tp.Weights[i] != assignor.UnknownWeight {
-				merged[i] = tp.Weights[i] // the Group's own weight wins
+			if tp.Weights != nil && tp.Weights[j] != assignor.UnknownWeight {
+				merged[j] = tp.Weights[j] // the Group's own weight wins
 			}
 		}
 		if topics == nil {
 			topics = slices.Clone(ix.Topics)
 		}
-		topics[t].Weights = merged
+		topics[at[i]].Weights = merged
 	}
 	if topics == nil {
 		return ix, nil

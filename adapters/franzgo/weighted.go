@@ -11,7 +11,7 @@ import (
 // an invalid wcfg.
 //
 // kgo gives the leader no per-partition load, so the weights come from
-// wcfg.Weights, which runs on the leader once per subscribed topic (for
+// wcfg.Weights, which runs on the leader once per rebalance (for
 // instance consumer lag from kadm, cached); without it every partition
 // weighs the same and the plan balances counts. To migrate a
 // cooperative-sticky group, list it first and cooperative-sticky second;

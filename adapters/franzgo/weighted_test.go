@@ -6,15 +6,25 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/weighted"
 	"github.com/kgroup/assignor/wire"
 )
 
 // hotFirst is the leader-side weight source of the weighted tests: t/0
 // carries as much as the five others together.
-func hotFirst(topic string, partitions []int32) []int64 {
-	w := make([]int64, len(partitions))
-	for i, p := range partitions {
+func hotFirst(topics []assignor.TopicPartitions) [][]int64 {
+	out := make([][]int64, len(topics))
+	for i, tp := range topics {
+		out[i] = hotWeights(tp.Topic, tp.Partitions)
+	}
+	return out
+}
+
+// hotWeights are the weights of topic's partitions ps.
+func hotWeights(topic string, ps []int32) []int64 {
+	w := make([]int64, len(ps))
+	for i, p := range ps {
 		w[i] = 10
 		if topic == "t" && p == 0 {
 			w[i] = 50
@@ -81,7 +91,7 @@ func TestWeighted(t *testing.T) {
 func loadIn(assigned map[string][]int32) int64 {
 	var l int64
 	for topic, ps := range assigned {
-		for _, w := range hotFirst(topic, ps) {
+		for _, w := range hotWeights(topic, ps) {
 			l += w
 		}
 	}

@@ -18,13 +18,16 @@ import (
 func ExampleWeighted() {
 	rates := map[string][]int64{"orders": {900, 20, 20, 15, 0, 0}}
 	w, err := saramaadapter.Weighted(weighted.Config{
-		Weights: func(topic string, partitions []int32) []int64 {
-			known := rates[topic]
-			out := make([]int64, len(partitions))
-			for i, p := range partitions {
-				out[i] = assignor.UnknownWeight // weighs the mean of the known ones
-				if int(p) < len(known) {
-					out[i] = known[p]
+		Weights: func(topics []assignor.TopicPartitions) [][]int64 {
+			out := make([][]int64, len(topics))
+			for i, tp := range topics {
+				known := rates[tp.Topic]
+				out[i] = make([]int64, len(tp.Partitions))
+				for j, p := range tp.Partitions {
+					out[i][j] = assignor.UnknownWeight // weighs the mean of the known ones
+					if int(p) < len(known) {
+						out[i][j] = known[p]
+					}
 				}
 			}
 			return out

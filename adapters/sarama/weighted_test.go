@@ -14,12 +14,20 @@ import (
 
 // ordersLoad is the leader-side weight source of the weighted tests:
 // orders/0 carries as much as the five others together.
-func ordersLoad(topic string, partitions []int32) []int64 {
-	if topic != "orders" {
-		return nil
+func ordersLoad(topics []assignor.TopicPartitions) [][]int64 {
+	out := make([][]int64, len(topics))
+	for i, tp := range topics {
+		if tp.Topic == "orders" {
+			out[i] = ordersWeights(tp.Partitions)
+		}
 	}
-	w := make([]int64, len(partitions))
-	for i, p := range partitions {
+	return out
+}
+
+// ordersWeights are the weights of orders' partitions ps.
+func ordersWeights(ps []int32) []int64 {
+	w := make([]int64, len(ps))
+	for i, p := range ps {
 		w[i] = 10
 		if p == 0 {
 			w[i] = 50
@@ -32,7 +40,7 @@ func ordersLoad(topic string, partitions []int32) []int64 {
 func loadOf(assigned map[string][]int32) int64 {
 	var l int64
 	for _, p := range assigned["orders"] {
-		l += ordersLoad("orders", []int32{p})[0]
+		l += ordersWeights([]int32{p})[0]
 	}
 	return l
 }
