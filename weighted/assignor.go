@@ -175,15 +175,20 @@ func (a *Assignor) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
 // this module. The holder slice is the caller's; ix is neither mutated nor
 // kept.
 func (a *Assignor) AssignDense(ix *dense.Index) ([]int32, [][]byte, error) {
-	solverCfg := a.solver
-	if solverCfg == (config{}) {
-		solverCfg = defaultConfig() // an Assignor{} literal
-	}
 	if a.cfg.Weights != nil {
 		var err error
 		if ix, err = supplied(ix, a.cfg.Weights); err != nil {
 			return nil, nil, err
 		}
+	}
+	return a.assign(ix)
+}
+
+// assign is AssignDense on an index whose supplied weights are in.
+func (a *Assignor) assign(ix *dense.Index) ([]int32, [][]byte, error) {
+	solverCfg := a.solver
+	if solverCfg == (config{}) {
+		solverCfg = defaultConfig() // an Assignor{} literal
 	}
 	g, err := inputOf(ix, a.cfg.DefaultWeight, a.cfg.IgnoreRacks)
 	if err != nil {
