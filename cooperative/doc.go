@@ -100,7 +100,8 @@
 //
 // The wrapper implements [assignor.SubscriptionUserDataAssignor] with the
 // user data of Java's cooperative-sticky (the generation as a big-endian
-// int32; [Config.InnerUserData] sends the inner assignor's instead), and
+// int32; [Config.InnerUserData] sends the inner assignor's instead, and a
+// [GenerationCarrier] sends its own layout with the generation inside), and
 // forwards [assignor.AssignmentObserver] when the inner assignor has it.
 // The Kafka wire carries neither Revoked nor FollowUp: members derive
 // revoked = owned − assigned, the members that revoked something rejoin at

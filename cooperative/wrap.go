@@ -105,8 +105,11 @@ func (w *wrapper) Sticky() bool { return w.inner != nil && assignor.IsSticky(w.i
 // generation), which is what Java's CooperativeStickyAssignor sends. With
 // [Config.InnerUserData] it returns the inner assignor's subscription user
 // data instead, or nil if the inner assignor has no such hook.
+//
+// An inner [GenerationCarrier] sends its own user data, which carries the
+// generation in its own layout, whatever the Config says.
 func (w *wrapper) SubscriptionUserData(st assignor.MemberState) ([]byte, error) {
-	if w.cfg.InnerUserData {
+	if w.cfg.InnerUserData || carriesGeneration(w.inner) {
 		if h, ok := w.inner.(assignor.SubscriptionUserDataAssignor); ok {
 			return h.SubscriptionUserData(st)
 		}

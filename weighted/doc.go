@@ -1,13 +1,48 @@
-// Package weighted is the solver of the load-aware (weighted) assignor of
-// issue 16: it balances partitions by their weight (records/s, bytes/s,
-// lag: any integer the caller measures), within a bound on each member's
-// partition count, without churn. This step holds the pure solver over
-// dense inputs; the public assignor (New, Config, how weights reach the
-// Group, the protocol name and its user data) wires it in a later step.
+// Package weighted is the load-aware (weighted) assignor: it balances
+// partitions by their weight (records/s, bytes/s, lag: any integer the
+// caller measures), within a bound on each member's partition count,
+// without churn.
 //
-// # Input and output
+// # Use
 //
-// solve(group, config) takes P partitions numbered 0..P-1 with a topic and
+// [New] returns the eager assignor, named "weighted"; wrap it with package
+// cooperative for "cooperative-weighted" (KIP-429), which is how it is
+// meant to run. The leader reads each partition's weight from
+// [assignor.Topic.Weights]: 0 for an idle partition, [assignor.UnknownWeight]
+// for one whose load is unknown, which weighs [Config.DefaultWeight] or by
+// default the mean of the known weights (every partition weighs 1 when none
+// is known, and the plan then balances counts as sticky does). Weights are
+// integers so that two leaders on different machines compute the same
+// plan. It is a package of its own rather than a mode of sticky because
+// its objective is another (loads, with counts only bounded), and so are
+// its protocol name, its user data and its solver.
+//
+// # Protocol name and migration
+//
+// The protocol names are "weighted" and "cooperative-weighted" (the
+// wrapper prefixes the inner name, as for sticky and cooperative-sticky).
+// The name must differ from cooperative-sticky's for two reasons: the
+// subscription user data is another layout (see
+// [Assignor.SubscriptionUserData]), which a Java or kgo cooperative-sticky
+// leader would misread, and any leader with a count objective would undo
+// the weighted plan whenever it led. The coordinator picks a protocol that
+// every member lists, so a group migrates by listing cooperative-weighted
+// first and cooperative-sticky second: it stays on cooperative-sticky
+// while any member lacks cooperative-weighted (one Java member is enough)
+// and switches at the rebalance after the last member lists it; both are
+// cooperative, so the switch revokes only what the weighted plan moves.
+// With franz-go, a custom name costs kgo's work-around for a static
+// leader that restarts (KIP-814): the broker tells such a leader to skip
+// the assignment and hands it its old one; for its built-in names
+// (cooperative-sticky among them) kgo balances anyway and rejoins if its
+// own assignment differs, but for any other name it skips the balance, so
+// a static leader that restarts with other topics keeps its old
+// assignment until something else triggers a rebalance.
+//
+// # The solver's input and output
+//
+// Assign reads the group through [assignor.Index] and hands the solver,
+// solve(group, config), dense input: it takes P partitions numbered 0..P-1 with a topic and
 // an integer weight each (>= 0, defaults applied, 0 for an idle partition),
 // M members numbered 0..M-1, each topic's subscribers, each partition's
 // current valid owner (or -1), and optionally member racks and replica rack
@@ -25,7 +60,7 @@
 //
 // In this order:
 //
-//  1. Counts: every member's partition count is within countSkew (by
+//  1. Counts: every member's partition count is within [Config.CountSkew] (by
 //     default one partition) of its band in the count-balanced plans, and
 //     at least 1 where that band is. The count-balanced plans are sticky's: those minimising the
 //     sum of squared counts over all valid plans. With identical
@@ -37,7 +72,7 @@
 //     one member, and memory per member bounded.
 //  2. The heaviest member's load, as small as possible;
 //  3. then the sum of squared loads. Both are compared within a band
-//     (bandPermille, default 1%): heaviest loads within 1% of each other,
+//     ([Config.BandPermille], default 1%): heaviest loads within 1% of each other,
 //     and sums of squares within 1%, count as equal, so that
 //  4. racks (a member in a rack holding a replica of the partition, as
 //     sticky and KIP-881 do them), and then
@@ -45,15 +80,19 @@
 //     decide; then
 //  6. a deterministic tie-break (member and partition numbers).
 //
-// Hysteresis (marginPermille, default 10%): unless a member joined, the
+// Hysteresis ([Config.MarginPermille], default 10%): unless a member joined, the
 // solver places what nobody owns, repairs counts the group's change broke,
 // and moves nothing else while the heaviest load is within the margin of
 // the best it can reach. With the same members and subscriptions nothing
 // moves at all. After a member leaves, only its partitions are placed; in
 // the follow-up round of a cooperative rebalance, only the withheld ones.
-// A member that holds nothing though its band is at least 1 has joined
-// (the solver never leaves such a member empty), and then the plan is
-// settled to the band of the best.
+// A member that holds nothing though its band is at least 1, and that what
+// nobody owns does not bring to its minimum count, has joined (the solver
+// never leaves such a member empty), and then the plan is settled to the
+// band of the best. (In the follow-up round of a cooperative join, the
+// member that joined holds nothing yet, but the withheld partitions bring
+// it to its minimum: that round only places them, so the group settles in
+// two rounds.)
 //
 // # How
 //
@@ -157,5 +196,5 @@
 // # KIPs
 //
 // KIP-54 (sticky assignment), KIP-429 (cooperative rebalancing: the
-// follow-up round), KIP-881 (rack-aware assignment); issue 16.
+// follow-up round), KIP-881 (rack-aware assignment).
 package weighted

@@ -182,9 +182,11 @@ func (s *solver) run() []int32 {
 		return fresh.holder
 	}
 	low := s.floor
-	keep, pool, complete, joined := s.keep()
+	keep, pool, complete, empty := s.keep()
+	joined := false
 	if !complete {
 		s.place(keep, pool, s.tolerance(low.max))
+		joined = s.joined(keep, empty)
 		s.repairCounts(keep, low.goal)
 	}
 	if !joined && keep.maxLoad() <= s.withMargin(low.max) {
@@ -292,14 +294,31 @@ func (s *solver) bounds() lowBound {
 	return low
 }
 
+// joined reports whether a member that held nothing in the owners' plan
+// (empty) is still below its minimum count once what nobody owns is
+// placed: a member joined, and only partitions that others own can give it
+// its share. A member that what nobody owns brings to its minimum has not:
+// in the follow-up round of a cooperative rebalance the member that joined
+// holds nothing yet (everything it gets was withheld from its owners), and
+// settling it again from scratch would move more and withhold again.
+func (s *solver) joined(pl *plan, empty []int32) bool {
+	for _, m := range empty {
+		if pl.count[m] < s.minCount[m] {
+			return true
+		}
+	}
+	return false
+}
+
 // keep returns the owners' plan: each partition with its valid owner, less
 // the lightest partitions of owners above their maximum; pool holds the
 // partitions it leaves unheld, in placement order. complete reports that
 // nothing was left or shed and every member is within its count limits:
-// the group is the one the owners' plan was made for. joined reports that
-// some member holds nothing though its minimum is at least one (a plan of
-// this solver gives such a member a partition, so it joined since).
-func (s *solver) keep() (pl *plan, pool batch, complete, joined bool) {
+// the group is the one the owners' plan was made for. empty lists the
+// members that hold nothing though their minimum is at least one (a plan
+// of this solver gives such a member a partition, so it joined since, or
+// everything it was given is still withheld; see joined).
+func (s *solver) keep() (pl *plan, pool batch, complete bool, empty []int32) {
 	pl = newPlan(s.weight, s.members, s.maxCount)
 	owners := gather(s.all.parts, s.owner)
 	unowned := 0
@@ -319,7 +338,9 @@ func (s *solver) keep() (pl *plan, pool batch, complete, joined bool) {
 		}
 		if pl.count[m] < s.minCount[m] {
 			complete = false
-			joined = joined || pl.count[m] == 0
+			if pl.count[m] == 0 {
+				empty = append(empty, m)
+			}
 		}
 	}
 	pool = s.newBatch(unowned)
@@ -328,7 +349,7 @@ func (s *solver) keep() (pl *plan, pool batch, complete, joined bool) {
 			pool.push(s, p, s.all.weights[i])
 		}
 	}
-	return pl, pool, complete && !shed, joined
+	return pl, pool, complete && !shed, empty
 }
 
 // score is what the objective compares, in order.

@@ -13,6 +13,7 @@ import (
 	"github.com/kgroup/assignor/cooperative/groupsim"
 	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/sticky"
+	"github.com/kgroup/assignor/weighted"
 )
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the scripts in testdata/")
@@ -24,6 +25,8 @@ func factories() map[string]groupsim.Factory {
 		"cooperative-roundrobin": func() assignor.Assignor { return cooperative.Wrap(roundrobin.New()) },
 		"sticky":                 func() assignor.Assignor { return sticky.New() },
 		"cooperative-sticky":     func() assignor.Assignor { return cooperative.Wrap(sticky.New()) },
+		"weighted":               func() assignor.Assignor { return weighted.New() },
+		"cooperative-weighted":   func() assignor.Assignor { return cooperative.Wrap(weighted.New()) },
 	}
 }
 
