@@ -32,6 +32,10 @@ type Options struct {
 	// Session, Heartbeat and RebalanceTimeout are the members' group
 	// timeouts. Defaults 1.5 s, 150 ms and 10 s.
 	Session, Heartbeat, RebalanceTimeout time.Duration
+	// KgoSession and KgoHeartbeat, if set, replace Session and Heartbeat for
+	// franz-go members (whose defaults differ from sarama's: see
+	// [ClientDefaults]).
+	KgoSession, KgoHeartbeat time.Duration
 	// RetryBackoff is sarama's Consumer.Group.Rebalance.Retry.Backoff.
 	// Default 50 ms (sarama's own default is 2 s).
 	RetryBackoff time.Duration
@@ -64,6 +68,31 @@ func (o *Options) defaults() {
 	if o.RetryBackoff == 0 {
 		o.RetryBackoff = 50 * time.Millisecond
 	}
+	if o.KgoSession == 0 {
+		o.KgoSession = o.Session
+	}
+	if o.KgoHeartbeat == 0 {
+		o.KgoHeartbeat = o.Heartbeat
+	}
+}
+
+// ClientDefaults returns options with each client's own default group
+// timings instead of the harness's short ones: sarama v1.61 heartbeats every
+// 3 s with a 10 s session, a 60 s rebalance timeout and a 2 s retry
+// backoff; franz-go v1.22 heartbeats every 3 s with a 45 s session.
+func ClientDefaults() Options {
+	return Options{
+		Session: 10 * time.Second, Heartbeat: 3 * time.Second, RebalanceTimeout: 60 * time.Second,
+		RetryBackoff: 2 * time.Second,
+		KgoSession:   45 * time.Second, KgoHeartbeat: 3 * time.Second,
+	}
+}
+
+// stableTimeout bounds one wait for a stable group: at least
+// stableTimeoutMin, and long enough for a crashed member's session to
+// expire and the group to rebalance after it.
+func (o *Options) stableTimeout() time.Duration {
+	return max(stableTimeoutMin, 2*max(o.Session, o.KgoSession)+o.Heartbeat+o.KgoHeartbeat)
 }
 
 func (o *Options) topicNames() []string { return slices.Sorted(maps.Keys(o.Topics)) }
@@ -89,6 +118,11 @@ type Harness struct {
 	kindOf     map[string]string
 	instanceOf map[string]string // member name → static instance ID
 	from, to   time.Time
+	// eventAt is when the first join, leave or crash since the group was
+	// last stable happened (zero if none); settles are the times from such
+	// an event to the group's next stable state, within the window.
+	eventAt time.Time
+	settles []time.Duration
 }
 
 // Start starts the cluster and the producer.
@@ -235,6 +269,7 @@ func (h *Harness) Join(name string, kind Kind, instance string) (*Member, error)
 	h.kindOf[name] = kind.Name
 	h.instanceOf[name] = instance
 	h.members[name] = m
+	h.eventLocked()
 	h.mu.Unlock()
 	var err error
 	if kind.Kgo != nil {
@@ -252,10 +287,35 @@ func (h *Harness) Join(name string, kind Kind, instance string) (*Member, error)
 // Leave stops a member gracefully and forgets it.
 func (h *Harness) Leave(m *Member) {
 	h.logf("leave %s", m.Name)
+	h.mu.Lock()
+	h.eventLocked()
+	h.mu.Unlock()
 	m.Stop()
 	h.mu.Lock()
 	delete(h.members, m.Name)
 	h.mu.Unlock()
+}
+
+// eventLocked notes a join, leave or crash: the start of a settle time
+// unless one is already running. h.mu must be held.
+func (h *Harness) eventLocked() {
+	if h.eventAt.IsZero() {
+		h.eventAt = time.Now()
+	}
+}
+
+// settled ends the running settle time at stableAt, the moment the group
+// reached the state it then kept; it counts when it falls in the window.
+func (h *Harness) settled(stableAt time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.eventAt.IsZero() {
+		return
+	}
+	if !h.from.IsZero() && h.to.IsZero() {
+		h.settles = append(h.settles, max(0, stableAt.Sub(h.eventAt)))
+	}
+	h.eventAt = time.Time{}
 }
 
 // Live returns the running members, by name.
@@ -289,6 +349,7 @@ func (h *Harness) WaitStable(settle, timeout time.Duration) error {
 		case state != last:
 			stableSince = time.Now()
 		case time.Since(stableSince) >= settle:
+			h.settled(stableSince)
 			return nil
 		}
 		last = state
@@ -428,6 +489,9 @@ func (h *Harness) Finish(script, kind string, timeout time.Duration) (Report, er
 
 	rep := h.rec.report(h.from, h.to, h.kindOf, h.instanceOf, h.subscribed(), produced, committed)
 	rep.Script, rep.Kind = script, kind
+	h.mu.Lock()
+	rep.Settles = slices.Clone(h.settles)
+	h.mu.Unlock()
 	if prodErr != nil {
 		return rep, fmt.Errorf("e2e: produce: %w", prodErr)
 	}
