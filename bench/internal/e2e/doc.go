@@ -35,6 +35,18 @@
 // [DefaultFigures] runs the scripts docs/sarama.md shows, scripts × kinds ×
 // runs, interleaved, and returns medians ([Row]); [Markdown] renders them. The adapter's tests and `bench -group` use these.
 //
+// The franz-go adapter's scenarios are [FranzGoScripts]: the single-kind
+// scripts, a migration from kgo's eager sticky and a mixed group of ours on
+// franz-go, kgo's own cooperative-sticky, ours on sarama and sarama's own.
+// [OursKgo] is franz-go with this module's cooperative-sticky through
+// adapters/franzgo (fast re-join on; the harness passes the balancer to
+// kgo.WithHooks too), [OursKgoNoFastRejoin] the same with it off, and
+// [KgoSticky] kgo's eager sticky. [FranzGoFigures] runs them and
+// [MarkdownSettle] renders what a rebalance cost, with each event's settle
+// time ([Report.Settles]: from a join, leave or crash to the assignment the
+// group then kept). [ClientDefaults] swaps the harness's short timings for
+// the clients' own defaults.
+//
 // # kfake's quirks the harness handles
 //
 // When the leader is gone, kfake tells every member it is the leader and

@@ -18,8 +18,11 @@ type Row struct {
 	// MedianPause is the median over runs of the median member's longest
 	// pause; MaxPause the median over runs of the largest.
 	MedianPause, MaxPause time.Duration
-	Overlaps              float64
-	Errors                []string
+	// MedianSettle is the median over runs of each run's median settle time
+	// per event, MaxSettle the median over runs of each run's largest.
+	MedianSettle, MaxSettle time.Duration
+	Overlaps                float64
+	Errors                  []string
 }
 
 // figures runs each script with each kind runs times, interleaved (run 1 of
@@ -72,6 +75,8 @@ func figures(scripts []Script, kinds []Kind, runs int, opts Options, progress fu
 			row.UnownedSeconds = med(func(r Report) float64 { return r.UnownedSeconds })
 			row.MedianPause = time.Duration(med(func(r Report) float64 { return float64(r.MedianPause()) }))
 			row.MaxPause = time.Duration(med(func(r Report) float64 { return float64(r.MaxPause()) }))
+			row.MedianSettle = time.Duration(med(func(r Report) float64 { return float64(r.MedianSettle()) }))
+			row.MaxSettle = time.Duration(med(func(r Report) float64 { return float64(r.MaxSettle()) }))
 			rows = append(rows, row)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	ibm "github.com/IBM/sarama"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -17,56 +16,6 @@ import (
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/wire"
 )
-
-// Options configures a [Harness]. Zero fields take the defaults noted.
-type Options struct {
-	// Group is the consumer group ID. Default "e2e".
-	Group string
-	// Topics maps topic names to partition counts. Default two topics of 12.
-	Topics map[string]int32
-	// Rate is the number of records produced per second, spread evenly over
-	// every partition (at least 50 when positive). Default 600; negative
-	// produces nothing (members then learn of rebalances from heartbeats
-	// alone).
-	Rate int
-	// Session, Heartbeat and RebalanceTimeout are the members' group
-	// timeouts. Defaults 1.5 s, 150 ms and 10 s.
-	Session, Heartbeat, RebalanceTimeout time.Duration
-	// RetryBackoff is sarama's Consumer.Group.Rebalance.Retry.Backoff.
-	// Default 50 ms (sarama's own default is 2 s).
-	RetryBackoff time.Duration
-	// Tune, if set, adjusts each sarama member's configuration last (for
-	// example to restore sarama's defaults).
-	Tune func(*ibm.Config)
-	// Logf, if set, receives progress lines.
-	Logf func(format string, args ...any)
-}
-
-func (o *Options) defaults() {
-	if o.Group == "" {
-		o.Group = "e2e"
-	}
-	if len(o.Topics) == 0 {
-		o.Topics = map[string]int32{"orders": 12, "payments": 12}
-	}
-	if o.Rate == 0 {
-		o.Rate = 600
-	}
-	if o.Session == 0 {
-		o.Session = 1500 * time.Millisecond
-	}
-	if o.Heartbeat == 0 {
-		o.Heartbeat = 150 * time.Millisecond
-	}
-	if o.RebalanceTimeout == 0 {
-		o.RebalanceTimeout = 10 * time.Second
-	}
-	if o.RetryBackoff == 0 {
-		o.RetryBackoff = 50 * time.Millisecond
-	}
-}
-
-func (o *Options) topicNames() []string { return slices.Sorted(maps.Keys(o.Topics)) }
 
 // Harness is an in-process Kafka (kfake, three brokers on 127.0.0.1), a
 // producer writing records continuously, and the group members a script
@@ -89,6 +38,11 @@ type Harness struct {
 	kindOf     map[string]string
 	instanceOf map[string]string // member name → static instance ID
 	from, to   time.Time
+	// eventAt is when the first join, leave or crash since the group was
+	// last stable happened (zero if none); settles are the times from such
+	// an event to the group's next stable state, within the window.
+	eventAt time.Time
+	settles []time.Duration
 }
 
 // Start starts the cluster and the producer.
@@ -235,6 +189,7 @@ func (h *Harness) Join(name string, kind Kind, instance string) (*Member, error)
 	h.kindOf[name] = kind.Name
 	h.instanceOf[name] = instance
 	h.members[name] = m
+	h.eventLocked()
 	h.mu.Unlock()
 	var err error
 	if kind.Kgo != nil {
@@ -252,10 +207,35 @@ func (h *Harness) Join(name string, kind Kind, instance string) (*Member, error)
 // Leave stops a member gracefully and forgets it.
 func (h *Harness) Leave(m *Member) {
 	h.logf("leave %s", m.Name)
+	h.mu.Lock()
+	h.eventLocked()
+	h.mu.Unlock()
 	m.Stop()
 	h.mu.Lock()
 	delete(h.members, m.Name)
 	h.mu.Unlock()
+}
+
+// eventLocked notes a join, leave or crash: the start of a settle time
+// unless one is already running. h.mu must be held.
+func (h *Harness) eventLocked() {
+	if h.eventAt.IsZero() {
+		h.eventAt = time.Now()
+	}
+}
+
+// settled ends the running settle time at stableAt, the moment the group
+// reached the state it then kept; it counts when it falls in the window.
+func (h *Harness) settled(stableAt time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.eventAt.IsZero() {
+		return
+	}
+	if !h.from.IsZero() && h.to.IsZero() {
+		h.settles = append(h.settles, max(0, stableAt.Sub(h.eventAt)))
+	}
+	h.eventAt = time.Time{}
 }
 
 // Live returns the running members, by name.
@@ -289,6 +269,7 @@ func (h *Harness) WaitStable(settle, timeout time.Duration) error {
 		case state != last:
 			stableSince = time.Now()
 		case time.Since(stableSince) >= settle:
+			h.settled(stableSince)
 			return nil
 		}
 		last = state
@@ -428,6 +409,9 @@ func (h *Harness) Finish(script, kind string, timeout time.Duration) (Report, er
 
 	rep := h.rec.report(h.from, h.to, h.kindOf, h.instanceOf, h.subscribed(), produced, committed)
 	rep.Script, rep.Kind = script, kind
+	h.mu.Lock()
+	rep.Settles = slices.Clone(h.settles)
+	h.mu.Unlock()
 	if prodErr != nil {
 		return rep, fmt.Errorf("e2e: produce: %w", prodErr)
 	}

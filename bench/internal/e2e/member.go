@@ -69,6 +69,9 @@ func (m *Member) isCrashed() bool {
 // refused, its handlers stop processing, and its claims end now. It does not
 // leave the group; the coordinator evicts it after the session timeout.
 func (m *Member) Crash() {
+	m.h.mu.Lock() // before m.mu: coverage holds h.mu while it reads m
+	m.h.eventLocked()
+	m.h.mu.Unlock()
 	m.mu.Lock()
 	m.crashed = true
 	now := time.Now()
@@ -189,15 +192,16 @@ func (h *Harness) startKgo(m *Member) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
 	m.owned = map[TP]bool{}
+	balancers := m.Kind.Kgo()
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(h.addrs()...),
 		kgo.ClientID(m.Name),
 		kgo.Dialer(m.dialer.DialContext),
 		kgo.ConsumerGroup(h.opts.Group),
 		kgo.ConsumeTopics(h.opts.topicNames()...),
-		kgo.Balancers(m.Kind.Kgo()...),
-		kgo.SessionTimeout(h.opts.Session),
-		kgo.HeartbeatInterval(h.opts.Heartbeat),
+		kgo.Balancers(balancers...),
+		kgo.SessionTimeout(h.opts.KgoSession),
+		kgo.HeartbeatInterval(h.opts.KgoHeartbeat),
 		kgo.RebalanceTimeout(h.opts.RebalanceTimeout),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		kgo.FetchMaxWait(50 * time.Millisecond),
@@ -233,6 +237,13 @@ func (h *Harness) startKgo(m *Member) error {
 	}
 	if m.Instance != "" {
 		opts = append(opts, kgo.InstanceID(m.Instance))
+	}
+	// A balancer that binds itself to its client (this module's franz-go
+	// adapter, for fast re-join) is also passed as a hook, as its doc asks.
+	for _, b := range balancers {
+		if hook, ok := b.(kgo.HookNewClient); ok {
+			opts = append(opts, kgo.WithHooks(hook))
+		}
 	}
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {

@@ -75,6 +75,24 @@ type Report struct {
 	Rejoined []string
 	// Plans describes every applied plan in the window, one line each.
 	Plans []string
+	// Settles lists, for each event of the window (a member joining,
+	// leaving, restarting or crashing), the time from the event to the
+	// moment the group reached the assignment it then kept: every partition
+	// held by the member the newest plan names, every live member in it.
+	Settles []time.Duration
+}
+
+// MedianSettle is the median of the window's settle times, and MaxSettle
+// the largest; both are 0 for a window without events.
+func (r Report) MedianSettle() time.Duration { return median(slices.Clone(r.Settles)) }
+
+// MaxSettle is the largest settle time of the window.
+func (r Report) MaxSettle() time.Duration {
+	var m time.Duration
+	for _, d := range r.Settles {
+		m = max(m, d)
+	}
+	return m
 }
 
 // MedianPause is the median over members of their longest pause, and
@@ -133,9 +151,10 @@ func (r Report) OverlapsLedBy(led func(kind, protocol string) bool) []Overlap {
 
 func (r Report) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s/%s: window %v, %d rebalances (leaders %v; multi-leader %d, ambiguous %d), moved %d, withheld %d, unowned %.1f partition-s, pause median %v max %v, produced %d consumed %d duplicates %d lost %d, overlaps %d",
+	fmt.Fprintf(&b, "%s/%s: window %v, %d rebalances (leaders %v; multi-leader %d, ambiguous %d), moved %d, withheld %d, unowned %.1f partition-s, pause median %v max %v, settle median %v max %v over %d events, produced %d consumed %d duplicates %d lost %d, overlaps %d",
 		r.Script, r.Kind, r.Window.Round(time.Millisecond), r.Rebalances, r.LeadersByKind, r.MultiLeader, r.Ambiguous, r.Moved, r.Withheld, r.UnownedSeconds,
-		r.MedianPause().Round(time.Millisecond), r.MaxPause().Round(time.Millisecond), r.Produced, r.Consumed, r.Duplicates, r.Lost, len(r.Overlaps))
+		r.MedianPause().Round(time.Millisecond), r.MaxPause().Round(time.Millisecond),
+		r.MedianSettle().Round(time.Millisecond), r.MaxSettle().Round(time.Millisecond), len(r.Settles), r.Produced, r.Consumed, r.Duplicates, r.Lost, len(r.Overlaps))
 	if len(r.Uncommitted) > 0 {
 		fmt.Fprintf(&b, ", uncommitted %v", r.Uncommitted)
 	}

@@ -62,9 +62,14 @@ func optionsFromEnv(t *testing.T) e2e.Options {
 // with their evidence, not failed.
 func check(t *testing.T, s e2e.Script) e2e.Report {
 	t.Helper()
-	opts := optionsFromEnv(t)
+	return checkKind(t, s, ours, optionsFromEnv(t))
+}
+
+// checkKind is check with members of kind k (one of ours) and options opts.
+func checkKind(t *testing.T, s e2e.Script, k e2e.Kind, opts e2e.Options) e2e.Report {
+	t.Helper()
 	opts.Logf = func(f string, a ...any) { t.Logf(f, a...) }
-	rep, err := e2e.RunScript(s, ours, opts, 30*time.Second)
+	rep, err := e2e.RunScript(s, k, opts, 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

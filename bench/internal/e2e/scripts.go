@@ -39,10 +39,11 @@ var (
 )
 
 // settleFor is how long a group must keep one assignment to count as stable;
-// stableTimeout bounds each wait.
+// stableTimeoutMin bounds each wait at the harness's short timings (see
+// Options.stableTimeout).
 const (
-	settleFor     = 600 * time.Millisecond
-	stableTimeout = 30 * time.Second
+	settleFor        = 600 * time.Millisecond
+	stableTimeoutMin = 30 * time.Second
 )
 
 // Script is one scenario. Run drives the harness with members of kind k (the
@@ -75,7 +76,7 @@ func ScriptNamed(name string) (Script, bool) {
 	return Script{}, false
 }
 
-func (h *Harness) stable() error { return h.WaitStable(settleFor, stableTimeout) }
+func (h *Harness) stable() error { return h.WaitStable(settleFor, h.opts.stableTimeout()) }
 
 // startAll joins members name-0 … name-(n-1) of kind k and waits for a
 // stable group.
@@ -206,9 +207,15 @@ func crashAndReplace(h *Harness, k Kind) error {
 // (recording who led it), then the leader (moving the lead), until every
 // kind has led alone or 14 restarts are done.
 func mixedLeaders(h *Harness, k Kind) error {
-	kinds := []Kind{k, KgoCooperativeSticky, SaramaCooperativeSticky, k, KgoCooperativeSticky, SaramaCooperativeSticky}
+	return mixedGroup(h, []Kind{k, KgoCooperativeSticky, SaramaCooperativeSticky}, 14)
+}
+
+// mixedGroup runs two members of each kind (all cooperative-sticky), in
+// order, and restarts them as mixedLeaders describes until every kind has
+// led alone or rounds restarts are done.
+func mixedGroup(h *Harness, kinds []Kind, rounds int) error {
 	var ms []*Member
-	for i, kind := range kinds {
+	for i, kind := range slices.Concat(kinds, kinds) {
 		m, err := join(h, kind, i, 0, "")
 		if err != nil {
 			return err
@@ -218,7 +225,7 @@ func mixedLeaders(h *Harness, k Kind) error {
 	h.MarkStart()
 	ledAlone := map[string]bool{}
 	next := 0 // round-robin over members for non-leader restarts
-	for round := 1; round <= 14; round++ {
+	for round := 1; round <= rounds; round++ {
 		leader := h.currentLeader()
 		i := slices.IndexFunc(ms, func(m *Member) bool { return m.Name == leader })
 		if i < 0 {
@@ -238,7 +245,7 @@ func mixedLeaders(h *Harness, k Kind) error {
 			if names := h.lastLeaders(); len(names) == 1 {
 				ledAlone[h.kindName(names[0])] = true
 			}
-			if ledAlone[k.Name] && ledAlone[KgoCooperativeSticky.Name] && ledAlone[SaramaCooperativeSticky.Name] {
+			if !slices.ContainsFunc(kinds, func(k Kind) bool { return !ledAlone[k.Name] }) {
 				break
 			}
 		}

@@ -21,7 +21,8 @@
 // sarama producer writing one record to every partition every 40 ms (300 records/s). Members
 // are named by kind: g (sarama, our strategy), s (sarama, its cooperative-sticky), e (sarama,
 // its eager sticky), m (sarama, ours then eager sticky: the first deploy of a migration), f
-// (franz-go, kgo.CooperativeStickyBalancer) and j (Java, one JVM hosting every Java member of the
+// (franz-go, kgo.CooperativeStickyBalancer), k (franz-go with ours through adapters/franzgo, fast
+// re-join on) and j (Java, one JVM hosting every Java member of the
 // scenario, driven over stdin/stdout in JSON lines). After every step the scenario waits until
 // the group is settled: every partition held by exactly one running member, the counts within
 // one of each other, and no claim change for 700 ms.
@@ -58,7 +59,8 @@
 // out 1 → 6 and back; static members restarted within the session timeout, where the test
 // asserts that real Kafka does not rebalance (same generation, no other member's claims change).
 // All four cooperative-sticky implementations in one group, each leading it in turn while the
-// other three join. The kfake suite's sarama-only scenarios on the real broker: rolling restart,
+// other three join; the same with ours on franz-go as a fifth; a rolling restart and a scale
+// out and in led by ours on franz-go, with Java, ours on sarama and kgo's own members. The kfake suite's sarama-only scenarios on the real broker: rolling restart,
 // scale out and in, static restart, a crash (connections reset, no LeaveGroup), and the
 // two-deploy migration from eager sticky. A deliberately broken strategy (every partition to
 // every member) shows that the checks see overlaps and duplicates on the real broker.

@@ -53,7 +53,8 @@ func (b *recordingBalancer) ParseSyncAssignment(assignment []byte) (map[string][
 	return b.GroupBalancer.ParseSyncAssignment(assignment)
 }
 
-// franzMember is one franz-go consumer-group member with kgo.CooperativeStickyBalancer. It
+// franzMember is one franz-go consumer-group member with kgo.CooperativeStickyBalancer or
+// (kind ours-kgo) ours through adapters/franzgo. It
 // blocks rebalances while it processes a poll (BlockRebalanceOnPoll), commits after every poll
 // and, for what is left, in OnPartitionsRevoked.
 type franzMember struct {
@@ -65,9 +66,16 @@ type franzMember struct {
 }
 
 func startFranzMember(l *ledger, c goMemberConfig) (*franzMember, error) {
-	l.member(c.name, kindFranz)
+	if c.kind == "" {
+		c.kind = kindFranz
+	}
+	l.member(c.name, c.kind)
 	m := &franzMember{name: c.name, ledger: l, done: make(chan struct{})}
-	cl, err := kgo.NewClient(franzOptions(l, c)...)
+	opts, err := franzOptions(l, c)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +88,7 @@ func startFranzMember(l *ledger, c goMemberConfig) (*franzMember, error) {
 
 // franzOptions configures a cooperative-sticky franz-go member c that
 // records its claims, revocations and losses in l.
-func franzOptions(l *ledger, c goMemberConfig) []kgo.Opt {
+func franzOptions(l *ledger, c goMemberConfig) ([]kgo.Opt, error) {
 	end := func(parts map[string][]int32) {
 		now := time.Now()
 		for topic, ps := range parts {
@@ -94,7 +102,6 @@ func franzOptions(l *ledger, c goMemberConfig) []kgo.Opt {
 		kgo.ClientID(c.name),
 		kgo.ConsumerGroup(c.group),
 		kgo.ConsumeTopics(c.topics...),
-		kgo.Balancers(&recordingBalancer{GroupBalancer: kgo.CooperativeStickyBalancer(), member: c.name, ledger: l}),
 		kgo.SessionTimeout(c.session),
 		kgo.HeartbeatInterval(c.heartbeat),
 		kgo.RebalanceTimeout(c.rebalance),
@@ -126,7 +133,8 @@ func franzOptions(l *ledger, c goMemberConfig) []kgo.Opt {
 	if c.instance != "" {
 		opts = append(opts, kgo.InstanceID(c.instance))
 	}
-	return opts
+	balancer, err := franzBalancer(l, c)
+	return append(opts, balancer...), err
 }
 
 // poll consumes until ctx ends or the client closes, recording every record

@@ -133,8 +133,19 @@ func TestSaramaStaticRestart(t *testing.T) { staticRestarts(t, "g1", "g2", "g3",
 // leader thus assigns the three other kinds. Overlaps under a leader not ours are reported, not
 // failed.
 func TestFourKinds(t *testing.T) {
+	eachKindLeads(t, []string{"f1", "j1", "g1", "s1"}, []string{kindFranz, kindJava, strategyKind(), kindSarama})
+}
+
+// TestFiveKinds is TestFourKinds with ours on franz-go (fast re-join on) as a fifth kind,
+// leading first.
+func TestFiveKinds(t *testing.T) {
+	eachKindLeads(t, []string{"k1", "f1", "j1", "g1", "s1"}, []string{kindOursKgo, kindFranz, kindJava, strategyKind(), kindSarama})
+}
+
+// eachKindLeads starts members (one of each kind, in order) and makes each lead in turn (see
+// TestFourKinds); it fails if one of kinds led no rebalance.
+func eachKindLeads(t *testing.T, members, kinds []string) {
 	s := newScenario(t, scenarioConfig{})
-	members := []string{"f1", "j1", "g1", "s1"}
 	for _, id := range members {
 		s.start(id)
 		s.settle()
@@ -154,10 +165,29 @@ func TestFourKinds(t *testing.T) {
 		s.settle()
 	}
 	r := s.finish()
-	for _, kind := range []string{kindFranz, kindJava, strategyKind(), kindSarama} {
+	for _, kind := range kinds {
 		if r.ledBy[kind] == 0 {
 			t.Errorf("%s led no rebalance: %v", kind, r.ledBy)
 		}
+	}
+}
+
+// TestMixedRollingOursKgoLeads: ours on franz-go joins first and leads while Java, ours on
+// sarama, kgo's own and a second ours-on-franz-go member join, then every member is restarted
+// in turn (leadership moves when k1 restarts).
+func TestMixedRollingOursKgoLeads(t *testing.T) {
+	r := rolling(t, "k1", "j1", "g1", "f1", "k2")
+	if r.ledBy[kindOursKgo] == 0 {
+		t.Errorf("ours on franz-go led no rebalance: %v", r.ledBy)
+	}
+}
+
+// TestMixedScaleOutInOursKgo: 1 → 6 members (ours on franz-go first, so it leads; Java, ours on
+// sarama, kgo's own) and back to 1.
+func TestMixedScaleOutInOursKgo(t *testing.T) {
+	r := scale(t, "k1", "j1", "g1", "f1", "k2", "j2")
+	if r.ledBy[kindOursKgo] == 0 {
+		t.Errorf("ours on franz-go led no rebalance: %v", r.ledBy)
 	}
 }
 

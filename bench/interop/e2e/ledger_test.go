@@ -23,6 +23,9 @@ const (
 	kindOurs   = "ours"     // sarama with our cooperative-sticky through adapters/sarama
 	kindSarama = "sarama"   // sarama with its built-in cooperative-sticky
 	kindFranz  = "franz-go" // franz-go kgo with kgo.CooperativeStickyBalancer
+	// kindOursKgo is franz-go with our cooperative-sticky through adapters/franzgo (fast
+	// re-join on).
+	kindOursKgo = "ours-kgo"
 
 	kindSaramaEager = "sarama-sticky" // sarama with its eager sticky
 	kindBroken      = "broken"        // sarama with everythingToEveryone, to see the checks fail
@@ -367,7 +370,7 @@ func (l *ledger) analyse(name string, end time.Time, committed map[topicPartitio
 					if ld, ok := l.leaders[c.generation]; ok {
 						o.leader += " (" + ld.member + ")"
 					}
-					o.ours = l.leaderKind(c.generation) == kindOurs
+					o.ours = isOurs(l.leaderKind(c.generation))
 					r.overlaps = append(r.overlaps, o)
 				}
 			}
@@ -378,3 +381,6 @@ func (l *ledger) analyse(name string, end time.Time, committed map[topicPartitio
 	}
 	return r
 }
+
+// isOurs reports whether a leader kind is our assignor, on sarama or on franz-go.
+func isOurs(kind string) bool { return kind == kindOurs || kind == kindOursKgo }

@@ -115,7 +115,8 @@ func (s *scenario) static(id string) { s.instances[id] = "inst-" + id }
 // cooperative-sticky, "e" one with sarama's eager sticky, "m" one with ours then sarama's eager
 // sticky (the first deploy of a migration: sarama then runs the eager protocol), "b" one with a
 // deliberately broken strategy (everythingToEveryone), "f" a franz-go member with
-// kgo.CooperativeStickyBalancer, "j" a Java consumer with CooperativeStickyAssignor.
+// kgo.CooperativeStickyBalancer, "k" a franz-go member with ours through adapters/franzgo (fast
+// re-join on), "j" a Java consumer with CooperativeStickyAssignor.
 func (s *scenario) start(id string) {
 	s.t.Helper()
 	name := s.memberName(id)
@@ -135,7 +136,10 @@ func (s *scenario) start(id string) {
 			s.t.Fatal(err)
 		}
 		s.goMembers[id] = m
-	case 'f':
+	case 'f', 'k':
+		if id[0] == 'k' {
+			cfg.kind = kindOursKgo
+		}
 		m, err := startFranzMember(s.l, cfg)
 		if err != nil {
 			s.t.Fatal(err)
@@ -158,7 +162,7 @@ func (s *scenario) start(id string) {
 		}
 		s.javaMembers[id] = m
 	default:
-		s.t.Fatalf("member id %q: want g… (ours), s… (sarama), e… (eager sticky), m… (ours+sticky), f… (franz-go) or j… (Java)", id)
+		s.t.Fatalf("member id %q: want g… (ours), s… (sarama), e… (eager sticky), m… (ours+sticky), f… (franz-go), k… (ours on franz-go) or j… (Java)", id)
 	}
 }
 

@@ -1,0 +1,88 @@
+package e2e
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	ibm "github.com/IBM/sarama"
+)
+
+// Options configures a [Harness]. Zero fields take the defaults noted.
+type Options struct {
+	// Group is the consumer group ID. Default "e2e".
+	Group string
+	// Topics maps topic names to partition counts. Default two topics of 12.
+	Topics map[string]int32
+	// Rate is the number of records produced per second, spread evenly over
+	// every partition (at least 50 when positive). Default 600; negative
+	// produces nothing (members then learn of rebalances from heartbeats
+	// alone).
+	Rate int
+	// Session, Heartbeat and RebalanceTimeout are the members' group
+	// timeouts. Defaults 1.5 s, 150 ms and 10 s.
+	Session, Heartbeat, RebalanceTimeout time.Duration
+	// KgoSession and KgoHeartbeat, if set, replace Session and Heartbeat for
+	// franz-go members (whose defaults differ from sarama's: see
+	// [ClientDefaults]).
+	KgoSession, KgoHeartbeat time.Duration
+	// RetryBackoff is sarama's Consumer.Group.Rebalance.Retry.Backoff.
+	// Default 50 ms (sarama's own default is 2 s).
+	RetryBackoff time.Duration
+	// Tune, if set, adjusts each sarama member's configuration last (for
+	// example to restore sarama's defaults).
+	Tune func(*ibm.Config)
+	// Logf, if set, receives progress lines.
+	Logf func(format string, args ...any)
+}
+
+func (o *Options) defaults() {
+	if o.Group == "" {
+		o.Group = "e2e"
+	}
+	if len(o.Topics) == 0 {
+		o.Topics = map[string]int32{"orders": 12, "payments": 12}
+	}
+	if o.Rate == 0 {
+		o.Rate = 600
+	}
+	if o.Session == 0 {
+		o.Session = 1500 * time.Millisecond
+	}
+	if o.Heartbeat == 0 {
+		o.Heartbeat = 150 * time.Millisecond
+	}
+	if o.RebalanceTimeout == 0 {
+		o.RebalanceTimeout = 10 * time.Second
+	}
+	if o.RetryBackoff == 0 {
+		o.RetryBackoff = 50 * time.Millisecond
+	}
+	if o.KgoSession == 0 {
+		o.KgoSession = o.Session
+	}
+	if o.KgoHeartbeat == 0 {
+		o.KgoHeartbeat = o.Heartbeat
+	}
+}
+
+// ClientDefaults returns options with each client's own default group
+// timings instead of the harness's short ones: sarama v1.61 heartbeats every
+// 3 s with a 10 s session, a 60 s rebalance timeout and a 2 s retry
+// backoff; franz-go v1.22 heartbeats every 3 s with a 45 s session.
+func ClientDefaults() Options {
+	return Options{
+		Session: 10 * time.Second, Heartbeat: 3 * time.Second, RebalanceTimeout: 60 * time.Second,
+		RetryBackoff: 2 * time.Second,
+		KgoSession:   45 * time.Second, KgoHeartbeat: 3 * time.Second,
+	}
+}
+
+// stableTimeout bounds one wait for a stable group: at least
+// stableTimeoutMin, and long enough for a crashed member's session to
+// expire and the group to rebalance after it.
+func (o *Options) stableTimeout() time.Duration {
+	return max(stableTimeoutMin, 2*max(o.Session, o.KgoSession)+o.Heartbeat+o.KgoHeartbeat)
+}
+
+func (o *Options) topicNames() []string { return slices.Sorted(maps.Keys(o.Topics)) }
