@@ -3,9 +3,11 @@ package contender
 import (
 	ibm "github.com/IBM/sarama"
 	"github.com/kgroup/assignor"
+	franzadapter "github.com/kgroup/assignor/adapters/franzgo"
 	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
 	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/sticky"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 func init() {
@@ -23,6 +25,19 @@ func init() {
 				},
 			}
 		}})
+	Register(Contender{Key: "ours-sarama-sticky", Name: "ours sticky via sarama adapter", Family: "ours", Racks: true, Order: 13,
+		New: func() Runner {
+			return &saramaRunner{
+				NewStrategy: func() ibm.BalanceStrategy { return mustAdapter(sticky.New(), saramaadapter.Config{}) },
+				NewLeader: func(topics []assignor.Topic, members []MemberJoin) ibm.BalanceStrategy {
+					return mustAdapter(sticky.New(), adapterRacks(topics, members))
+				},
+			}
+		}})
+	Register(Contender{Key: "ours-franz-coop", Name: "ours cooperative-sticky via franz-go adapter", Family: "ours", Cooperative: true, Racks: true, Order: 14,
+		New: func() Runner { return newFranzAdapterRunner(coop) }})
+	Register(Contender{Key: "ours-franz-sticky", Name: "ours sticky via franz-go adapter", Family: "ours", Racks: true, Order: 15,
+		New: func() Runner { return newFranzAdapterRunner(func() assignor.Assignor { return sticky.New() }) }})
 	Register(Contender{Key: "ours-coop-core", Name: "ours cooperative-sticky (core Assign only)", Family: "ours", Cooperative: true, Racks: true, Core: true, Order: 20,
 		New: func() Runner { return &oursRunner{Assignor: coop(), Core: true} }})
 	Register(Contender{Key: "ours-sticky-core", Name: "ours sticky (core Assign only)", Family: "ours", Racks: true, Core: true, Order: 21,
@@ -37,6 +52,33 @@ func mustAdapter(a assignor.Assignor, cfg saramaadapter.Config) ibm.BalanceStrat
 		panic(err)
 	}
 	return s
+}
+
+// newFranzAdapterRunner runs the assignor through our franz-go adapter as
+// kgo's leader runs any balancer; the leader's adapter gets the racks as
+// the sarama adapter's does.
+func newFranzAdapterRunner(newAssignor func() assignor.Assignor) Runner {
+	return &franzRunner{
+		balancer: mustFranzAdapter(newAssignor(), franzadapter.Config{}),
+		newLeader: func(topics []assignor.Topic, members []MemberJoin) kgo.GroupBalancer {
+			rc := adapterRacks(topics, members)
+			cfg := franzadapter.Config{ReplicaRacks: rc.ReplicaRacks}
+			if rc.MemberRack != nil {
+				cfg.MemberRack = func(id, _ string) string { return rc.MemberRack(id) }
+			}
+			return mustFranzAdapter(newAssignor(), cfg)
+		},
+	}
+}
+
+// mustFranzAdapter builds the franz-go adapter; New fails only for a nil
+// assignor or an empty name.
+func mustFranzAdapter(a assignor.Assignor, cfg franzadapter.Config) kgo.GroupBalancer {
+	b, err := franzadapter.New(a, cfg)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // adapterRacks gives the adapter's leader the members' racks (sarama members
