@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kgroup/assignor/bench/internal/contender"
 	"github.com/kgroup/assignor/workload"
 )
 
@@ -105,8 +106,28 @@ func markdown(res *results, plots []string) string {
 			fmt.Fprintf(&b, "![%s](plots/%s)\n\n", strings.TrimSuffix(p, ".png"), p)
 		}
 	}
+	b.WriteString(timedSections(res))
 	b.WriteString(definitions)
 	return b.String()
+}
+
+// timedSections renders what each contender of the run times.
+func timedSections(res *results) string {
+	var cs []contender.Contender
+	seen := map[string]bool{}
+	for _, cl := range res.Cells {
+		for _, r := range cl.Rows {
+			if !seen[r.C.Key] {
+				seen[r.C.Key] = true
+				cs = append(cs, r.C)
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return ""
+	}
+	return "\n## What each contender times\n\nEach row's time is its timed section alone; preparing the members' bytes (what each client's members send) and reading the result are untimed.\n\n" +
+		mdTable([]string{"key", "contender", "timed section"}, cs, func(c contender.Contender) []string { return []string{"`" + c.Key + "`", c.Name, c.Timed} })
 }
 
 const definitions = `

@@ -60,9 +60,11 @@ func Register(a Assignor) error {
 	coop := assignor.Supports(probe, assignor.Cooperative)
 	order := 50 + 2*len(slices.DeleteFunc(contender.All(), func(c contender.Contender) bool { return c.Family != familyYours }))
 	contender.Register(contender.Contender{Key: a.Key, Name: name, Family: familyYours, Cooperative: coop, Racks: true, Order: order,
-		New: contender.NewOurs(a.New, false)})
+		Timed: "our codec (package wire) decodes every member's subscription into a Group; your Assign; wire encodes every assignment",
+		New:   contender.NewOurs(a.New, false)})
 	contender.Register(contender.Contender{Key: a.Key + "-core", Name: name + " (core Assign only)", Family: familyYours, Cooperative: coop, Racks: true, Core: true, Order: order + 1,
-		New: contender.NewOurs(a.New, true)})
+		Timed: "your Assign alone on a Group decoded beforehand; no codec",
+		New:   contender.NewOurs(a.New, true)})
 	return nil
 }
 

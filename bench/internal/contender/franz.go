@@ -13,14 +13,18 @@ import (
 )
 
 func init() {
-	Register(Contender{Key: "franz-coop", Name: "franz-go cooperative-sticky", Family: "franz-go", Cooperative: true, Order: 30,
-		New: func() Runner { return &franzRunner{balancer: kgo.CooperativeStickyBalancer()} }})
-	Register(Contender{Key: "franz-sticky", Name: "franz-go sticky", Family: "franz-go", Order: 31,
-		New: func() Runner { return &franzRunner{balancer: kgo.StickyBalancer()} }})
-	Register(Contender{Key: "franz-coop-log", Name: "franz-go cooperative-sticky + kgo's log strings", Family: "franz-go", Cooperative: true, Order: 32,
-		New: func() Runner { return &franzRunner{balancer: kgo.CooperativeStickyBalancer(), logStrings: true} }})
-	Register(Contender{Key: "franz-sticky-log", Name: "franz-go sticky + kgo's log strings", Family: "franz-go", Order: 33,
-		New: func() Runner { return &franzRunner{balancer: kgo.StickyBalancer(), logStrings: true} }})
+	Register(Contender{Key: "franz-coop", Name: "franz-go cooperative-sticky", Family: "franz-go", Cooperative: true, Timed: "kgo's balanceGroup without its log strings: members sorted, MemberBalancer (kmsg decodes every member), BalanceOrError, IntoSyncAssignment (kmsg encodes)",
+		Order: 30,
+		New:   func() Runner { return &franzRunner{balancer: kgo.CooperativeStickyBalancer()} }})
+	Register(Contender{Key: "franz-sticky", Name: "franz-go sticky", Family: "franz-go", Timed: "as franz-coop, with kgo.StickyBalancer()",
+		Order: 31,
+		New:   func() Runner { return &franzRunner{balancer: kgo.StickyBalancer()} }})
+	Register(Contender{Key: "franz-coop-log", Name: "franz-go cooperative-sticky + kgo's log strings", Family: "franz-go", Cooperative: true, Timed: "franz-coop plus the strings balanceGroup builds with no level check (so even with kgo's default no-op logger): each member's interests and owned partitions, and the whole plan's String",
+		Order: 32,
+		New:   func() Runner { return &franzRunner{balancer: kgo.CooperativeStickyBalancer(), logStrings: true} }})
+	Register(Contender{Key: "franz-sticky-log", Name: "franz-go sticky + kgo's log strings", Family: "franz-go", Timed: "franz-sticky plus kgo's log strings, as franz-coop-log",
+		Order: 33,
+		New:   func() Runner { return &franzRunner{balancer: kgo.StickyBalancer(), logStrings: true} }})
 }
 
 // franzRunner runs a kgo.GroupBalancer as kgo v1.22.3's leader does

@@ -9,14 +9,18 @@ import (
 )
 
 func init() {
-	Register(Contender{Key: "sarama-coop", Name: "sarama cooperative-sticky", Family: "sarama", Cooperative: true, Order: 40,
-		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyCooperativeSticky} }})
-	Register(Contender{Key: "sarama-sticky", Name: "sarama sticky", Family: "sarama", Order: 41,
-		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategySticky} }})
-	Register(Contender{Key: "sarama-roundrobin", Name: "sarama roundrobin", Family: "sarama", Order: 42,
-		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRoundRobin} }})
-	Register(Contender{Key: "sarama-range", Name: "sarama range", Family: "sarama", Order: 43,
-		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRange} }})
+	Register(Contender{Key: "sarama-coop", Name: "sarama cooperative-sticky", Family: "sarama", Cooperative: true, Timed: "sarama's leader path: JoinGroupResponse.GetMembers (decode), the strategy's Plan, then per member AssignmentData and AddGroupAssignmentMember (encode), an empty assignment for members the plan leaves out",
+		Order: 40,
+		New:   func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyCooperativeSticky} }})
+	Register(Contender{Key: "sarama-sticky", Name: "sarama sticky", Family: "sarama", Timed: "as sarama-coop, with sarama's sticky (eager members: no owned partitions, generation -1, history in user data)",
+		Order: 41,
+		New:   func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategySticky} }})
+	Register(Contender{Key: "sarama-roundrobin", Name: "sarama roundrobin", Family: "sarama", Timed: "as sarama-coop, with sarama's round-robin",
+		Order: 42,
+		New:   func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRoundRobin} }})
+	Register(Contender{Key: "sarama-range", Name: "sarama range", Family: "sarama", Timed: "as sarama-coop, with sarama's range",
+		Order: 43,
+		New:   func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRange} }})
 }
 
 // saramaRunner runs a sarama v1.61.1 BalanceStrategy as sarama's consumer
