@@ -85,6 +85,7 @@ func markdown(res *results, plots []string) string {
 			b.WriteString(mdRow(r.cells(cl)))
 		}
 	}
+	b.WriteString(breakdown(res))
 	if len(res.Scripts) > 0 {
 		b.WriteString("\n## Multi-round scripts (cooperative contenders, round by round)\n\n")
 		b.WriteString("`roll`: every member in turn leaves, then rejoins with a new member ID and nothing owned (two events per member). `scale`: one member, doubled event by event up to the shape's member count, then halved back to one. After each event the group rebalances until no partition is withheld; every member rejoins each round owning what it was given. rounds: rebalances after the initial assignment; moved: partitions revoked from their owner, summed over rounds; withheld: partitions assigned to nobody, summed over rounds.\n\n")

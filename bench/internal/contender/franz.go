@@ -51,6 +51,12 @@ type franzRunner struct {
 	// group (for leader-side options such as the adapter's racks).
 	newLeader  func(topics []assignor.Topic, members []MemberJoin) kgo.GroupBalancer
 	logStrings bool
+	// core, if set, returns the assignor inside our adapter, for Split.
+	core func() assignor.Assignor
+
+	watch stopwatch
+	group []assignor.Topic
+	joins []MemberJoin
 
 	leader kgo.GroupBalancer
 	logged int // bytes of log strings built by the last Lead
@@ -62,6 +68,7 @@ type franzRunner struct {
 
 func (r *franzRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ int32) error {
 	r.leader = r.balancer
+	r.group, r.joins = topics, members
 	if r.newLeader != nil {
 		r.leader = r.newLeader(topics, members)
 	}
@@ -80,12 +87,14 @@ func (r *franzRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ i
 }
 
 func (r *franzRunner) Lead() error {
+	r.watch.start()
 	members := slices.Clone(r.members)
 	slices.SortFunc(members, func(a, b kmsg.JoinGroupResponseMember) int { return cmp.Compare(a.MemberID, b.MemberID) })
 	mb, _, err := r.leader.MemberBalancer(members)
 	if err != nil {
 		return fmt.Errorf("contender: franz-go MemberBalancer: %w", err)
 	}
+	r.watch.lap(PhaseDecode)
 	r.logged = 0
 	if r.logStrings {
 		r.logged += logInterests(mb)
@@ -101,8 +110,23 @@ func (r *franzRunner) Lead() error {
 	if p, ok := into.(*kgo.BalancePlan); ok && r.logStrings {
 		r.logged += len(p.String())
 	}
+	r.watch.lap(PhasePlan)
 	r.out = into.IntoSyncAssignment()
+	r.watch.lap(PhaseEncode)
 	return nil
+}
+
+// Phases returns the last Lead's: sorting the members and MemberBalancer
+// (which decodes them), BalanceOrError (with kgo's log strings when set),
+// IntoSyncAssignment (which encodes).
+func (r *franzRunner) Phases() []Phase { return slices.Clone(r.watch.phases) }
+
+// Split times, for our adapter, Assign alone on the prepared group.
+func (r *franzRunner) Split() ([]Phase, error) {
+	if r.core == nil {
+		return nil, nil
+	}
+	return split(r.core(), r.group, r.joins, false)
 }
 
 // logInterests builds the strings kgo's balanceGroup logs for each member

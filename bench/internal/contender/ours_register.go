@@ -23,6 +23,7 @@ func init() {
 		New: func() Runner {
 			return &saramaRunner{
 				NewStrategy: func() ibm.BalanceStrategy { return mustAdapter(coop(), saramaadapter.Config{}) },
+				Core:        coop,
 				NewLeader: func(topics []assignor.Topic, members []MemberJoin) ibm.BalanceStrategy {
 					return mustAdapter(coop(), adapterRacks(topics, members))
 				},
@@ -33,6 +34,7 @@ func init() {
 		New: func() Runner {
 			return &saramaRunner{
 				NewStrategy: func() ibm.BalanceStrategy { return mustAdapter(sticky.New(), saramaadapter.Config{}) },
+				Core:        func() assignor.Assignor { return sticky.New() },
 				NewLeader: func(topics []assignor.Topic, members []MemberJoin) ibm.BalanceStrategy {
 					return mustAdapter(sticky.New(), adapterRacks(topics, members))
 				},
@@ -68,6 +70,7 @@ func mustAdapter(a assignor.Assignor, cfg saramaadapter.Config) ibm.BalanceStrat
 func newFranzAdapterRunner(newAssignor func() assignor.Assignor) Runner {
 	return &franzRunner{
 		balancer: mustFranzAdapter(newAssignor(), franzadapter.Config{}),
+		core:     newAssignor,
 		newLeader: func(topics []assignor.Topic, members []MemberJoin) kgo.GroupBalancer {
 			rc := adapterRacks(topics, members)
 			cfg := franzadapter.Config{ReplicaRacks: rc.ReplicaRacks}

@@ -44,7 +44,12 @@ type saramaRunner struct {
 	// NewLeader, if set, returns the leader's strategy instead, given the
 	// group (for leader-side options such as the adapter's racks).
 	NewLeader func(topics []assignor.Topic, members []MemberJoin) sarama.BalanceStrategy
+	// Core, if set, returns the assignor inside our adapter, for Split.
+	Core func() assignor.Assignor
 
+	watch      stopwatch
+	group      []assignor.Topic
+	joins      []MemberJoin
 	leader     sarama.BalanceStrategy
 	resp       sarama.JoinGroupResponse
 	topics     map[string][]int32
@@ -63,6 +68,7 @@ func (r *saramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, ge
 		r.leader = r.NewLeader(topics, members)
 	}
 	r.generation = generation
+	r.group, r.joins = topics, members
 	r.topics = make(map[string][]int32, len(topics))
 	for _, t := range topics {
 		r.topics[t.Name] = slices.Clone(t.Partitions)
@@ -96,14 +102,17 @@ func (r *saramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, ge
 }
 
 func (r *saramaRunner) Lead() error {
+	r.watch.start()
 	members, err := r.resp.GetMembers()
 	if err != nil {
 		return fmt.Errorf("contender: JoinGroupResponse.GetMembers: %w", err)
 	}
+	r.watch.lap(PhaseDecode)
 	plan, err := r.leader.Plan(members, r.topics)
 	if err != nil {
 		return fmt.Errorf("contender: BalanceStrategy.Plan: %w", err)
 	}
+	r.watch.lap(PhasePlan)
 	req := &sarama.SyncGroupRequest{}
 	for memberID, topics := range plan {
 		ud, err := r.leader.AssignmentData(memberID, topics, r.generation)
@@ -121,7 +130,22 @@ func (r *saramaRunner) Lead() error {
 		}
 	}
 	r.out = req
+	r.watch.lap(PhaseEncode)
 	return nil
+}
+
+// Phases returns the last Lead's: sarama's decode (GetMembers), the
+// strategy's Plan, sarama's encode (AssignmentData and
+// AddGroupAssignmentMember for every member).
+func (r *saramaRunner) Phases() []Phase { return slices.Clone(r.watch.phases) }
+
+// Split times, for our adapter, Assign alone and the least work of filling
+// sarama's plan maps, on the prepared group.
+func (r *saramaRunner) Split() ([]Phase, error) {
+	if r.Core == nil {
+		return nil, nil
+	}
+	return split(r.Core(), r.group, r.joins, true)
 }
 
 func (r *saramaRunner) Result() ([]Assignment, error) {
