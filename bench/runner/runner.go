@@ -30,6 +30,7 @@ type config struct {
 	cap        time.Duration
 	seed       uint64
 	out        string
+	readme     string // -readme: the file whose headline block to rewrite
 	full       bool
 	group      bool
 	growth     bool
@@ -69,7 +70,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	case f.render != "":
-		return render(f.render, stdout, stderr)
+		return render(f.render, f.readme, stdout, stderr)
 	case f.list:
 		for _, c := range contender.All() {
 			fmt.Fprintf(stdout, "%-20s %s\n", c.Key, c.Name)
@@ -85,11 +86,14 @@ func Run(args []string, stdout, stderr io.Writer) int {
 }
 
 // render redraws dir's outputs and the table from dir/results.json.
-func render(dir string, stdout, stderr io.Writer) int {
+func render(dir, readme string, stdout, stderr io.Writer) int {
 	res, err := loadJSON(dir)
 	if err == nil {
 		writeTable(stdout, res)
 		err = writeOutputs(dir, res)
+	}
+	if err == nil && readme != "" {
+		err = updateReadme(readme, res)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -120,6 +124,12 @@ func runAll(cfg config, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", cfg.out)
+	}
+	if cfg.readme != "" {
+		if err := updateReadme(cfg.readme, res); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
 	}
 	return 0
 }
