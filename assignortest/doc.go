@@ -21,8 +21,24 @@
 // assignor, so the kit can compare a fresh instance with a used one (an
 // assignor must keep no state between calls).
 //
+// # Benchmarking
+//
+// [Benchmark] times an assignor's Assign on the groups of the repository's
+// bench (`go run ./bench`): its shapes and scenarios from package workload,
+// one sub-benchmark each, and reports each last plan's spread, moves and
+// withheld partitions with b.ReportMetric:
+//
+//	func BenchmarkMyAssignor(b *testing.B) {
+//		assignortest.Benchmark(b, mypkg.New)
+//	}
+//
+// To compare with ours and the peers' (franz-go, sarama) bytes to bytes, as
+// their leaders run, register the assignor with the bench module's runner
+// package (github.com/kgroup/assignor/bench/runner).
+//
 // Examples (go doc -all, or pkg.go.dev): Check's runs the kit on sticky.New;
-// the package's "failure" example shows what a failure looks like. The root
+// the package's "failure" example shows what a failure looks like;
+// Benchmark's runs it on a tiny shape. The root
 // package's Example writes a range assignor and runs the kit on it.
 //
 // # Failures

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"testing"
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/assignortest"
 	"github.com/kgroup/assignor/sticky"
+	"github.com/kgroup/assignor/workload"
 )
 
 // Check takes a constructor of any assignor type: sticky.New returns a
@@ -83,4 +85,24 @@ func Example_failure() {
 	//     b:
 	//     c: t0[1]
 	// true
+}
+
+// Benchmark runs an assignor on the bench's shapes and scenarios, reporting
+// spread, moves and withheld partitions next to ns/op. In a _test.go file
+// of your package:
+//
+//	func BenchmarkMyAssignor(b *testing.B) { assignortest.Benchmark(b, mypkg.New) }
+//
+// then go test -bench MyAssignor -short (the 1k shape) or without -short
+// (1k to 100k). The output has one line a shape and scenario:
+//
+//	BenchmarkMyAssignor/partitions=1000/members=50/join-2  	 ...  ns/op  0 spread  20 moves  0 withheld  ...
+//
+// Here testing.Benchmark runs it on one tiny shape given explicitly.
+func ExampleBenchmark() {
+	tiny := workload.Shape{Topics: 2, Partitions: 10, Members: 3}
+	testing.Benchmark(func(b *testing.B) {
+		assignortest.Benchmark(b, sticky.New, tiny)
+	})
+	// Output:
 }

@@ -45,3 +45,9 @@ func Applies(name string, a assignor.Assignor) bool {
 	i := slices.IndexFunc(cases, func(c testCase) bool { return c.name == name })
 	return i >= 0 && cases[i].appliesTo(a)
 }
+
+// Judge is what Benchmark reports of a plan: spread, moves, withheld.
+func Judge(g assignor.Group, plan assignor.Plan) (spread, moves, withheld int) {
+	q := judge(g, plan)
+	return q.spread, q.moves, q.withheld
+}

@@ -59,4 +59,10 @@
 //     subscriptions.
 //   - -list names the contenders; -contenders, -shapes, -scenarios, -reps,
 //     -cap and -seed narrow a run.
+//
+// # Your own assignor
+//
+// This command is a thin main over package bench/runner: a program that
+// registers its own assignor with runner.Register and calls runner.Main
+// gets the same table, plots and peers (see docs/benchmarking.md).
 package main

@@ -61,6 +61,9 @@ type Contender struct {
 	Core bool
 	// Floor marks the floor.
 	Floor bool
+	// Timed says exactly what the contender's timed section (Lead)
+	// contains, for results.md.
+	Timed string
 	// Order places the contender in tables.
 	Order int
 	// New returns a fresh runner.

@@ -72,3 +72,13 @@ func TestEveryContender(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryContenderSaysWhatItTimes: results.md prints each contender's
+// timed section; none may be left out.
+func TestEveryContenderSaysWhatItTimes(t *testing.T) {
+	for _, c := range contender.All() {
+		if c.Timed == "" {
+			t.Errorf("contender %q has no Timed description", c.Key)
+		}
+	}
+}

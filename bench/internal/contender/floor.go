@@ -7,16 +7,36 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/wire"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 func init() {
-	Register(Contender{Key: "floor", Name: "floor (decode + encode only)", Family: "floor", Floor: true, Racks: true, Order: 90,
-		New: func() Runner { return &floorRunner{} }})
+	Register(Contender{Key: "floor", Name: "floor (decode + encode only)", Family: "floor", Floor: true, Racks: true, Timed: "our codec decodes every subscription; an assignment decided beforehand (one member per partition) is grouped by member and topic and encoded; no assignment logic",
+		Order: 90,
+		New:   func() Runner { return &floorRunner{} }})
+	Register(Contender{Key: "floor-kmsg", Name: "floor with kmsg ReadFrom", Family: "floor", Racks: true, Timed: "the floor's work with kmsg: ConsumerMemberMetadata.ReadFrom (copies its strings, as wire does) and ConsumerMemberAssignment.AppendTo",
+		Order: 91,
+		New:   func() Runner { return &floorRunner{codec: codecKmsg} }})
+	Register(Contender{Key: "floor-kmsg-unsafe", Name: "floor with kmsg UnsafeReadFrom (aliases input)", Family: "floor", Racks: true, Timed: "as floor-kmsg with UnsafeReadFrom: the decoded strings alias the input bytes, which the caller must then keep unchanged (wire never aliases)",
+		Order: 92,
+		New:   func() Runner { return &floorRunner{codec: codecKmsgUnsafe} }})
 }
+
+// codec is the codec a floor runs.
+type codec int
+
+const (
+	codecWire       codec = iota // package wire: copies what it decodes
+	codecKmsg                    // kmsg ReadFrom (copies) and AppendTo
+	codecKmsgUnsafe              // kmsg UnsafeReadFrom (strings point into the input) and AppendTo
+)
 
 // floorRunner is the work no leader can avoid: decoding every member's
 // subscription and encoding every member's assignment, with no assignment
-// logic. It uses our codec (package wire). Members send what a cooperative
+// logic. It uses our codec (package wire), or kmsg's: ReadFrom, which
+// copies as wire does, or UnsafeReadFrom, whose strings alias the input
+// bytes (valid only while the caller keeps them unchanged; wire promises
+// never to alias). Members send what a cooperative
 // member sends (subscription v3 with owned partitions, generation and the
 // cooperative user data), the largest of the common layouts.
 //
@@ -30,6 +50,7 @@ func init() {
 // between Leads (the raw metadata and the decision), so a Lead meets the
 // garbage collector in the same state as theirs.
 type floorRunner struct {
+	codec  codec
 	ids    []string
 	raw    [][]byte
 	topics []assignor.Topic
@@ -74,6 +95,9 @@ func (r *floorRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ i
 }
 
 func (r *floorRunner) Lead() error {
+	if r.codec != codecWire {
+		return r.leadKmsg()
+	}
 	r.subs = make([]wire.Subscription, len(r.raw))
 	for i, b := range r.raw {
 		sub, err := wire.DecodeSubscription(b)
@@ -86,6 +110,30 @@ func (r *floorRunner) Lead() error {
 	r.out = make([][]byte, len(r.raw))
 	for i, tps := range plan {
 		r.out[i] = wire.Assignment{Version: 3, Partitions: tps}.AppendTo(nil)
+	}
+	return nil
+}
+
+// leadKmsg is Lead with kmsg's codec.
+func (r *floorRunner) leadKmsg() error {
+	metas := make([]kmsg.ConsumerMemberMetadata, len(r.raw))
+	for i, b := range r.raw {
+		read := metas[i].ReadFrom
+		if r.codec == codecKmsgUnsafe {
+			read = metas[i].UnsafeReadFrom
+		}
+		if err := read(b); err != nil {
+			return fmt.Errorf("contender: member %q: kmsg: %w", r.ids[i], err)
+		}
+	}
+	plan := r.group()
+	r.out = make([][]byte, len(r.raw))
+	for i, tps := range plan {
+		a := kmsg.ConsumerMemberAssignment{Version: 3, Topics: make([]kmsg.ConsumerMemberAssignmentTopic, len(tps))}
+		for j, tp := range tps {
+			a.Topics[j] = kmsg.ConsumerMemberAssignmentTopic{Topic: tp.Topic, Partitions: tp.Partitions}
+		}
+		r.out[i] = a.AppendTo(nil)
 	}
 	return nil
 }

@@ -112,3 +112,10 @@ func (r *oursRunner) Result() ([]Assignment, error) {
 	sortAssignments(out)
 	return out, nil
 }
+
+// NewOurs returns a runner of the assignor newAssignor returns as our
+// contenders run: through our codec (package wire), bytes to bytes, or with
+// core set, Assign alone on a group decoded beforehand.
+func NewOurs(newAssignor func() assignor.Assignor, core bool) func() Runner {
+	return func() Runner { return &oursRunner{Assignor: newAssignor(), Core: core} }
+}

@@ -9,14 +9,18 @@ import (
 )
 
 func init() {
-	Register(Contender{Key: "sarama-coop", Name: "sarama cooperative-sticky", Family: "sarama", Cooperative: true, Order: 40,
-		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyCooperativeSticky} }})
-	Register(Contender{Key: "sarama-sticky", Name: "sarama sticky", Family: "sarama", Order: 41,
-		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategySticky} }})
-	Register(Contender{Key: "sarama-roundrobin", Name: "sarama roundrobin", Family: "sarama", Order: 42,
-		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRoundRobin} }})
-	Register(Contender{Key: "sarama-range", Name: "sarama range", Family: "sarama", Order: 43,
-		New: func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRange} }})
+	Register(Contender{Key: "sarama-coop", Name: "sarama cooperative-sticky", Family: "sarama", Cooperative: true, Timed: "sarama's leader path: JoinGroupResponse.GetMembers (decode), the strategy's Plan, then per member AssignmentData and AddGroupAssignmentMember (encode), an empty assignment for members the plan leaves out",
+		Order: 40,
+		New:   func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyCooperativeSticky} }})
+	Register(Contender{Key: "sarama-sticky", Name: "sarama sticky", Family: "sarama", Timed: "as sarama-coop, with sarama's sticky (eager members: no owned partitions, generation -1, history in user data)",
+		Order: 41,
+		New:   func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategySticky} }})
+	Register(Contender{Key: "sarama-roundrobin", Name: "sarama roundrobin", Family: "sarama", Timed: "as sarama-coop, with sarama's round-robin",
+		Order: 42,
+		New:   func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRoundRobin} }})
+	Register(Contender{Key: "sarama-range", Name: "sarama range", Family: "sarama", Timed: "as sarama-coop, with sarama's range",
+		Order: 43,
+		New:   func() Runner { return &saramaRunner{NewStrategy: sarama.NewBalanceStrategyRange} }})
 }
 
 // saramaRunner runs a sarama v1.61.1 BalanceStrategy as sarama's consumer
@@ -40,7 +44,12 @@ type saramaRunner struct {
 	// NewLeader, if set, returns the leader's strategy instead, given the
 	// group (for leader-side options such as the adapter's racks).
 	NewLeader func(topics []assignor.Topic, members []MemberJoin) sarama.BalanceStrategy
+	// Core, if set, returns the assignor inside our adapter, for Split.
+	Core func() assignor.Assignor
 
+	watch      stopwatch
+	group      []assignor.Topic
+	joins      []MemberJoin
 	leader     sarama.BalanceStrategy
 	resp       sarama.JoinGroupResponse
 	topics     map[string][]int32
@@ -59,6 +68,7 @@ func (r *saramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, ge
 		r.leader = r.NewLeader(topics, members)
 	}
 	r.generation = generation
+	r.group, r.joins = topics, members
 	r.topics = make(map[string][]int32, len(topics))
 	for _, t := range topics {
 		r.topics[t.Name] = slices.Clone(t.Partitions)
@@ -92,14 +102,17 @@ func (r *saramaRunner) Prepare(topics []assignor.Topic, members []MemberJoin, ge
 }
 
 func (r *saramaRunner) Lead() error {
+	r.watch.start()
 	members, err := r.resp.GetMembers()
 	if err != nil {
 		return fmt.Errorf("contender: JoinGroupResponse.GetMembers: %w", err)
 	}
+	r.watch.lap(PhaseDecode)
 	plan, err := r.leader.Plan(members, r.topics)
 	if err != nil {
 		return fmt.Errorf("contender: BalanceStrategy.Plan: %w", err)
 	}
+	r.watch.lap(PhasePlan)
 	req := &sarama.SyncGroupRequest{}
 	for memberID, topics := range plan {
 		ud, err := r.leader.AssignmentData(memberID, topics, r.generation)
@@ -117,7 +130,22 @@ func (r *saramaRunner) Lead() error {
 		}
 	}
 	r.out = req
+	r.watch.lap(PhaseEncode)
 	return nil
+}
+
+// Phases returns the last Lead's: sarama's decode (GetMembers), the
+// strategy's Plan, sarama's encode (AssignmentData and
+// AddGroupAssignmentMember for every member).
+func (r *saramaRunner) Phases() []Phase { return slices.Clone(r.watch.phases) }
+
+// Split times, for our adapter, Assign alone and the least work of filling
+// sarama's plan maps, on the prepared group.
+func (r *saramaRunner) Split() ([]Phase, error) {
+	if r.Core == nil {
+		return nil, nil
+	}
+	return split(r.Core(), r.group, r.joins, true)
 }
 
 func (r *saramaRunner) Result() ([]Assignment, error) {

@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"cmp"
@@ -37,11 +37,14 @@ type result struct {
 	Phase  string `json:"phase,omitempty"` // where the cap hit
 	Err    string `json:"err,omitempty"`
 
-	Nanos      int64            `json:"nanos"`       // the timed Lead
-	AllocBytes uint64           `json:"alloc_bytes"` // TotalAlloc delta over the timed Lead
-	Allocs     uint64           `json:"allocs"`
-	GCs        uint32           `json:"gcs"` // garbage collection cycles that ended during the timed Lead
-	Quality    *measure.Quality `json:"quality,omitempty"`
+	Nanos      int64  `json:"nanos"`       // the timed Lead
+	AllocBytes uint64 `json:"alloc_bytes"` // TotalAlloc delta over the timed Lead
+	Allocs     uint64 `json:"allocs"`
+	GCs        uint32 `json:"gcs"` // garbage collection cycles that ended during the timed Lead
+	// Phases are the steps of the reported Lead, for a runner that times
+	// them (contender.Phased), then the steps its Split timed apart.
+	Phases  []contender.Phase `json:"phases,omitempty"`
+	Quality *measure.Quality  `json:"quality,omitempty"`
 	// Settled judges the follow-up round of a cooperative plan that
 	// withheld partitions: every member rejoins owning what it was given.
 	Settled *measure.Quality `json:"settled,omitempty"`
@@ -262,10 +265,27 @@ func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topi
 			return nil, result{}, err
 		}
 		spent += elapsed
-		runs = append(runs, result{Nanos: elapsed.Nanoseconds(), AllocBytes: after.TotalAlloc - before.TotalAlloc, Allocs: after.Mallocs - before.Mallocs, GCs: after.NumGC - before.NumGC})
+		run := result{Nanos: elapsed.Nanoseconds(), AllocBytes: after.TotalAlloc - before.TotalAlloc, Allocs: after.Mallocs - before.Mallocs, GCs: after.NumGC - before.NumGC}
+		if p, ok := r.(contender.Phased); ok {
+			run.Phases = p.Phases()
+		}
+		runs = append(runs, run)
 	}
 	slices.SortFunc(runs, func(a, b result) int { return cmp.Compare(a.Nanos, b.Nanos) })
-	return r, runs[len(runs)/2], nil
+	med := runs[len(runs)/2]
+	if p, ok := r.(contender.Phased); ok {
+		var parts []contender.Phase
+		err := w.within(j.Cap, "split", func() error {
+			var err error
+			parts, err = p.Split()
+			return err
+		})
+		if err != nil {
+			return nil, result{}, err
+		}
+		med.Phases = append(med.Phases, parts...)
+	}
+	return r, med, nil
 }
 
 // runScript runs a script through a cooperative contender round by round,

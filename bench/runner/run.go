@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"fmt"
@@ -30,6 +30,8 @@ type row struct {
 	Times  []time.Duration
 	Allocs []uint64 // bytes allocated per repetition
 	GCs    []uint32 // GC cycles during the reported Lead, per repetition
+	// Phases are each repetition's phases (see result.Phases).
+	Phases [][]contender.Phase `json:",omitempty"`
 	Q      *measure.Quality
 	Settle *measure.Quality
 	// Filled by finish:
@@ -182,6 +184,9 @@ func (rn *runner) record(r *row, out result, s workload.Shape, sc workload.Scena
 		r.Times = append(r.Times, time.Duration(out.Nanos))
 		r.Allocs = append(r.Allocs, out.AllocBytes)
 		r.GCs = append(r.GCs, out.GCs)
+		if out.Phases != nil {
+			r.Phases = append(r.Phases, out.Phases)
+		}
 		if r.Q == nil {
 			r.Q, r.Settle = out.Quality, out.Settled
 		}
@@ -301,6 +306,24 @@ func find(cl *cell, key string) *row {
 		}
 	}
 	return nil
+}
+
+// phase returns the median over the repetitions of r's phase name, or 0
+// if r has none.
+func (r *row) phase(name string) time.Duration {
+	var ts []time.Duration
+	for _, ps := range r.Phases {
+		for _, p := range ps {
+			if p.Name == name {
+				ts = append(ts, time.Duration(p.Nanos))
+			}
+		}
+	}
+	if len(ts) == 0 {
+		return 0
+	}
+	slices.Sort(ts)
+	return median(ts)
 }
 
 // median of sorted ts: the middle one, or the mean of the two middle ones.

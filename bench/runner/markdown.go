@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kgroup/assignor/bench/internal/contender"
 	"github.com/kgroup/assignor/workload"
 )
 
@@ -48,8 +49,10 @@ func markdown(res *results, plots []string) string {
 	}
 	b.WriteString("\nTimes are the leader's unit of work, the members' encoded JoinGroup metadata in and the encoded assignments out, each repetition in a fresh process, repetitions interleaved across contenders. Absolute times on a shared 2-core VM are noisy; the ratios in the same cell are what count.\n\n")
 
-	b.WriteString("## Headline: cooperative-sticky, bytes in to bytes out\n\n")
-	b.WriteString("Targets (issue 7): from 10k partitions up, ours at most 0.5× franz-go's median; at 1k never slower; within 3× of the floor everywhere (where franz-go is capped or cannot run the scenario, the floor bound alone applies).\n\n")
+	b.WriteString(headlines(res))
+	b.WriteString("## Secondary: ours through our codec, and the core alone\n\n")
+	b.WriteString("Ours with members' bytes decoded and assignments encoded by our codec directly (package wire), no client's types in between, and the core (Assign alone on a decoded group). Targets: from 10k partitions up at most 0.5× franz-go's median, at 1k never slower, within 3× of the floor (where franz-go is capped or cannot run the scenario, the floor bound alone applies).\n\n")
+	b.WriteString("### cooperative-sticky\n\n")
 	b.WriteString(mdHeader([]string{"shape", "scenario", "ours", "franz-go", "ours ÷ franz-go", "sarama", "floor", "ours ÷ floor", "ours MB / franz-go MB", "ours moves", "franz-go moves", "target"}))
 	for _, cl := range res.Cells {
 		ours, franz, sarama, floor := find(cl, "ours-coop"), find(cl, refKey), find(cl, "sarama-coop"), find(cl, floorKey)
@@ -63,14 +66,14 @@ func markdown(res *results, plots []string) string {
 		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(franz), ratio(ours.XRef), short(sarama), short(floor), ratio(ours.XFloor), mb, moves(cl, ours), moves(cl, franz), target(cl, ours)}))
 	}
 	if sticky := stickyHeadline(res); sticky != "" {
-		b.WriteString("\n## Headline: sticky (eager), bytes in to bytes out\n\n")
-		b.WriteString("Targets (issue 4): from 10k partitions up, ours at most 0.5× franz-go's sticky median; at 1k never slower; allocated bytes no more than franz-go's. Core is our Assign alone on a decoded group.\n\n")
+		b.WriteString("\n### sticky (eager)\n\n")
+		b.WriteString("Targets: from 10k partitions up, ours at most 0.5× franz-go's sticky median; at 1k never slower; allocated bytes no more than franz-go's. Core is our Assign alone on a decoded group.\n\n")
 		b.WriteString(sticky)
 	}
 	if slopes := slopeTable(res); slopes != "" {
 		b.WriteString("\n## Growth: log-log slope of the median against partitions\n\n")
 		if res.Cfg.growth {
-			b.WriteString("Least-squares slope of log(median) over log(partitions) across the growth series (1,000 members subscribed to 100 topics; only the partition count changes, 10k to 1M; 1 = linear). Issue 4's target: at most 1.15 for our core rows, mixed subscriptions included.\n\n")
+			b.WriteString("Least-squares slope of log(median) over log(partitions) across the growth series (1,000 members subscribed to 100 topics; only the partition count changes, 10k to 1M; 1 = linear). Target: at most 1.15 for our core rows, mixed subscriptions included.\n\n")
 		} else {
 			b.WriteString("Least-squares slope of log(median) over log(partitions) across the shapes each contender ran (1 = linear). In the default shape series members grow with partitions, so this is the growth over that series, not a controlled sweep; -growth runs the controlled one (1,000 members, only partitions change).\n\n")
 		}
@@ -84,6 +87,7 @@ func markdown(res *results, plots []string) string {
 			b.WriteString(mdRow(r.cells(cl)))
 		}
 	}
+	b.WriteString(breakdown(res))
 	if len(res.Scripts) > 0 {
 		b.WriteString("\n## Multi-round scripts (cooperative contenders, round by round)\n\n")
 		b.WriteString("`roll`: every member in turn leaves, then rejoins with a new member ID and nothing owned (two events per member). `scale`: one member, doubled event by event up to the shape's member count, then halved back to one. After each event the group rebalances until no partition is withheld; every member rejoins each round owning what it was given. rounds: rebalances after the initial assignment; moved: partitions revoked from their owner, summed over rounds; withheld: partitions assigned to nobody, summed over rounds.\n\n")
@@ -105,8 +109,28 @@ func markdown(res *results, plots []string) string {
 			fmt.Fprintf(&b, "![%s](plots/%s)\n\n", strings.TrimSuffix(p, ".png"), p)
 		}
 	}
+	b.WriteString(timedSections(res))
 	b.WriteString(definitions)
 	return b.String()
+}
+
+// timedSections renders what each contender of the run times.
+func timedSections(res *results) string {
+	var cs []contender.Contender
+	seen := map[string]bool{}
+	for _, cl := range res.Cells {
+		for _, r := range cl.Rows {
+			if !seen[r.C.Key] {
+				seen[r.C.Key] = true
+				cs = append(cs, r.C)
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return ""
+	}
+	return "\n## What each contender times\n\nEach row's time is its timed section alone; preparing the members' bytes (what each client's members send) and reading the result are untimed.\n\n" +
+		mdTable([]string{"key", "contender", "timed section"}, cs, func(c contender.Contender) []string { return []string{"`" + c.Key + "`", c.Name, c.Timed} })
 }
 
 const definitions = `
@@ -126,7 +150,7 @@ const definitions = `
 `
 
 // stickyHeadline renders the eager sticky comparison: ours (bytes in and
-// core) against franz-go's and sarama's sticky, with issue 4's targets.
+// core) against franz-go's and sarama's sticky, with its targets.
 func stickyHeadline(res *results) string {
 	var b strings.Builder
 	for _, cl := range res.Cells {
@@ -179,7 +203,7 @@ func stickyHeadline(res *results) string {
 }
 
 // peerLimit is the most ours may take as a multiple of franz-go's median in
-// cell cl (issues 4 and 7): half from 10k partitions up, never slower below.
+// cell cl: half from 10k partitions up, never slower below.
 func peerLimit(cl *cell) float64 {
 	if cl.Shape.Total() < 10_000 {
 		return 1
@@ -187,7 +211,7 @@ func peerLimit(cl *cell) float64 {
 	return 0.5
 }
 
-// target says whether ours meets the issue's targets in cell cl.
+// target says whether ours meets its targets in cell cl.
 func target(cl *cell, ours *row) string {
 	if ours.Median == 0 {
 		return "–"
