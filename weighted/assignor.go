@@ -1,0 +1,176 @@
+package weighted
+
+import (
+	"fmt"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
+)
+
+// Config holds the options of the weighted assignor. The zero value is the
+// default; [NewWithConfig] rejects the values listed as invalid. Java has
+// no load-aware assignor, so no field has a Java property.
+type Config struct {
+	// CountSkew (partitions) is how far a member's partition count may be
+	// outside its band in the count-balanced plans (never down to 0 from a
+	// band above 0). 0 means the default, 1; negative is invalid. See
+	// StrictCounts for no skew at all.
+	CountSkew int32
+	// StrictCounts keeps every member within its count-balanced band (a
+	// skew of 0: the counts sticky would give), overriding CountSkew.
+	// Default false.
+	StrictCounts bool
+	// MarginPermille is the hysteresis margin, in thousandths: with the
+	// same members and subscriptions nothing moves, and after a member
+	// leaves only its partitions are placed, unless the heaviest member is
+	// then more than this much above the best load the solver reaches. 0
+	// means the default, 100 (10%); above 1000 is invalid. See NoHysteresis.
+	MarginPermille int32
+	// NoHysteresis sets the margin to 0, overriding MarginPermille: the plan
+	// moves partitions whenever that lowers the heaviest load beyond the
+	// band. Default false.
+	NoHysteresis bool
+	// BandPermille, in thousandths: heaviest loads within this much of each
+	// other, and sums of squared loads within this much, count as equal, so
+	// that racks and then moves decide. 0 means the default, 10 (1%); above
+	// 1000 is invalid.
+	BandPermille int32
+	// DefaultWeight is the weight of a partition whose weight is unknown
+	// ([assignor.UnknownWeight], or a topic without Weights). 0 means the
+	// default: the mean of the known weights, rounded to the nearest
+	// integer (1 when no weight is known, so that the plan balances
+	// counts); negative is invalid.
+	DefaultWeight int64
+	// IgnoreRacks turns rack-aware placement (KIP-881) off, as in sticky.
+	// Default false: racks count whenever some member has a rack and some
+	// topic has replica racks, after the loads (within the band) and before
+	// moves.
+	IgnoreRacks bool
+}
+
+// solverConfig returns the solver's knobs for c, or an error naming the
+// invalid field.
+func (c Config) solverConfig() (config, error) {
+	sc := defaultConfig()
+	switch {
+	case c.CountSkew < 0:
+		return sc, fmt.Errorf("weighted: Config.CountSkew %d below 0", c.CountSkew)
+	case c.MarginPermille < 0 || c.MarginPermille > 1000:
+		return sc, fmt.Errorf("weighted: Config.MarginPermille %d outside 0..1000", c.MarginPermille)
+	case c.BandPermille < 0 || c.BandPermille > 1000:
+		return sc, fmt.Errorf("weighted: Config.BandPermille %d outside 0..1000", c.BandPermille)
+	case c.DefaultWeight < 0:
+		return sc, fmt.Errorf("weighted: Config.DefaultWeight %d below 0", c.DefaultWeight)
+	}
+	if c.CountSkew > 0 {
+		sc.countSkew = c.CountSkew
+	}
+	if c.StrictCounts {
+		sc.countSkew = 0
+	}
+	if c.MarginPermille > 0 {
+		sc.marginPermille = int64(c.MarginPermille)
+	}
+	if c.NoHysteresis {
+		sc.marginPermille = 0
+	}
+	if c.BandPermille > 0 {
+		sc.bandPermille = int64(c.BandPermille)
+	}
+	return sc, sc.validate()
+}
+
+// Assignor is the weighted (load-aware) assignor. It is safe for concurrent
+// use: it keeps no state between calls.
+type Assignor struct {
+	cfg    Config
+	solver config
+}
+
+var (
+	_ assignor.Assignor                     = (*Assignor)(nil)
+	_ assignor.ProtocolAssignor             = (*Assignor)(nil)
+	_ assignor.BalancedAssignor             = (*Assignor)(nil)
+	_ assignor.StickyAssignor               = (*Assignor)(nil)
+	_ assignor.IndexAssignor                = (*Assignor)(nil)
+	_ assignor.SubscriptionUserDataAssignor = (*Assignor)(nil)
+	_ dense.Assigner                        = (*Assignor)(nil)
+)
+
+// New returns the weighted assignor with the default configuration.
+func New() *Assignor { return &Assignor{solver: defaultConfig()} }
+
+// NewWithConfig returns the weighted assignor with configuration cfg, or an
+// error naming the first invalid field.
+func NewWithConfig(cfg Config) (*Assignor, error) {
+	sc, err := cfg.solverConfig()
+	if err != nil {
+		return nil, err
+	}
+	return &Assignor{cfg: cfg, solver: sc}, nil
+}
+
+// Name returns "weighted", the protocol name of the eager assignor; wrapped
+// by the cooperative package it is "cooperative-weighted". No other client
+// ships either name. Members list it before the assignors they fall back
+// to; see the package documentation, # Protocol name and migration.
+func (*Assignor) Name() string { return "weighted" }
+
+// Protocols returns [assignor.Eager] only: wrap the assignor with the
+// cooperative package for cooperative-weighted.
+func (*Assignor) Protocols() []assignor.Protocol { return []assignor.Protocol{assignor.Eager} }
+
+// Balanced returns false: by design a member may hold CountSkew partitions
+// more or fewer than count balance gives it, to balance the load.
+func (*Assignor) Balanced() bool { return false }
+
+// Sticky returns true: when valid ownership is complete and its heaviest
+// load within the margin of the best, the plan keeps it unchanged, and
+// after a member joins or leaves it moves no more than the new balance
+// needs (with unknown weights every partition weighs the same, and then
+// that is count stickiness).
+func (*Assignor) Sticky() bool { return true }
+
+// Assign computes the plan, reading each partition's weight from
+// [assignor.Topic.Weights]; see the package documentation for what it
+// optimises. It fails when [assignor.NewIndex] does, or when the known
+// weights add up to more than 2^61 (an error naming the partition). It
+// does not mutate g and the plan does not alias it.
+func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		return assignor.Plan{}, err
+	}
+	return a.AssignIndex(ix)
+}
+
+// AssignIndex is Assign on the group ix describes (see
+// [assignor.IndexAssignor]).
+func (a *Assignor) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
+	holder, _, err := a.AssignDense(dense.Of(ix))
+	if err != nil {
+		return assignor.Plan{}, err
+	}
+	return ix.PlanFromHolders(holder), nil
+}
+
+// AssignDense is the cooperative wrapper's fast path (package cooperative
+// finds it by type assertion): Assign on the wrapper's index, answered as
+// the holder of each flat partition. Its parameter's type is internal to
+// this module. The holder slice is the caller's; ix is neither mutated nor
+// kept.
+func (a *Assignor) AssignDense(ix *dense.Index) ([]int32, [][]byte, error) {
+	solverCfg := a.solver
+	if a.cfg == (Config{}) {
+		solverCfg = defaultConfig() // an Assignor{} literal
+	}
+	g, err := inputOf(ix, a.cfg.DefaultWeight, a.cfg.IgnoreRacks)
+	if err != nil {
+		return nil, nil, err
+	}
+	holder, err := solve(*g, solverCfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return holder, nil, nil
+}

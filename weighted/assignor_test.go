@@ -1,0 +1,227 @@
+package weighted
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
+	"github.com/kgroup/assignor/wire"
+)
+
+// TestNewWithConfig pins which fields are validated and how the zero
+// values and overrides map onto the solver's knobs.
+func TestNewWithConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		cfg     Config
+		want    config
+		wantErr string
+	}{
+		{name: "zero value is the default", cfg: Config{}, want: defaultConfig()},
+		{name: "skew set", cfg: Config{CountSkew: 3}, want: config{countSkew: 3, marginPermille: 100, bandPermille: 10}},
+		{name: "strict counts override skew", cfg: Config{CountSkew: 3, StrictCounts: true}, want: config{countSkew: 0, marginPermille: 100, bandPermille: 10}},
+		{name: "margin set", cfg: Config{MarginPermille: 250}, want: config{countSkew: 1, marginPermille: 250, bandPermille: 10}},
+		{name: "no hysteresis overrides margin", cfg: Config{MarginPermille: 250, NoHysteresis: true}, want: config{countSkew: 1, marginPermille: 0, bandPermille: 10}},
+		{name: "band set", cfg: Config{BandPermille: 1000}, want: config{countSkew: 1, marginPermille: 100, bandPermille: 1000}},
+		{name: "negative skew", cfg: Config{CountSkew: -1}, wantErr: "CountSkew -1"},
+		{name: "margin above 1000", cfg: Config{MarginPermille: 1001}, wantErr: "MarginPermille 1001"},
+		{name: "negative band", cfg: Config{BandPermille: -5}, wantErr: "BandPermille -5"},
+		{name: "negative default weight", cfg: Config{DefaultWeight: -2}, wantErr: "DefaultWeight -2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := NewWithConfig(tt.cfg)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), "weighted: ") {
+					t.Fatalf("err = %v, want one naming %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.solver != tt.want {
+				t.Fatalf("solver config %+v, want %+v", a.solver, tt.want)
+			}
+		})
+	}
+}
+
+// indexOf builds the dense index of g.
+func indexOf(t *testing.T, g assignor.Group) *dense.Index {
+	t.Helper()
+	ix, err := assignor.NewIndex(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dense.Of(ix)
+}
+
+// TestWeightsOf pins the default weight of unknown partitions: the rounded
+// mean of the known ones, DefaultWeight when set, 1 when none is known;
+// weights follow the partitions when they are given out of order.
+func TestWeightsOf(t *testing.T) {
+	u := assignor.UnknownWeight
+	tests := []struct {
+		name   string
+		topics []assignor.Topic
+		def    int64
+		want   []int64
+	}{
+		{name: "mean of known, rounded", topics: []assignor.Topic{
+			{Name: "a", Partitions: []int32{0, 1, 2}, Weights: []int64{10, u, 5}},
+			{Name: "b", Partitions: []int32{0}},
+		}, want: []int64{10, 8, 5, 8}},
+		{name: "explicit default", def: 3, topics: []assignor.Topic{
+			{Name: "a", Partitions: []int32{0, 1}, Weights: []int64{10, u}},
+		}, want: []int64{10, 3}},
+		{name: "none known weighs 1", topics: []assignor.Topic{
+			{Name: "a", Partitions: []int32{0, 1}},
+		}, want: []int64{1, 1}},
+		{name: "all known idle: unknown idle too", topics: []assignor.Topic{
+			{Name: "a", Partitions: []int32{0, 1}, Weights: []int64{0, u}},
+		}, want: []int64{0, 0}},
+		{name: "permuted partitions keep their weights", topics: []assignor.Topic{
+			{Name: "a", Partitions: []int32{2, 0, 1}, Weights: []int64{7, 5, 6}},
+		}, want: []int64{5, 6, 7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ix := indexOf(t, assignor.Group{Topics: tt.topics, Members: []assignor.Member{{ID: "m", Topics: []string{"a"}}}})
+			got, err := weightsOf(ix, tt.def)
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Fatalf("weightsOf = %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestTotalTooLarge: weights adding up beyond 2^61 are an error naming the
+// topic and partition, never a panic or an overflow.
+func TestTotalTooLarge(t *testing.T) {
+	g := assignor.Group{
+		Topics:  []assignor.Topic{{Name: "hot", Partitions: assignor.Partitions(3), Weights: []int64{math.MaxInt64 / 2, math.MaxInt64 / 2, 1}}},
+		Members: []assignor.Member{{ID: "m", Topics: []string{"hot"}}},
+	}
+	_, err := New().Assign(g)
+	if !errors.Is(err, errInput) || !strings.Contains(err.Error(), `topic "hot" partition 0`) {
+		t.Fatalf("err = %v", err)
+	}
+	a, _ := NewWithConfig(Config{DefaultWeight: math.MaxInt64})
+	g.Topics[0].Weights = []int64{1, assignor.UnknownWeight, 1}
+	if _, err := a.Assign(g); !errors.Is(err, errInput) || !strings.Contains(err.Error(), `topic "hot" partition 1`) {
+		t.Fatalf("huge default: err = %v", err)
+	}
+}
+
+// TestRacksRead: racks reach the solver as sticky reads them (member racks
+// in member order, rack sets keeping only member racks), and with equal
+// weights every partition goes to the member in its replica's rack.
+func TestRacksRead(t *testing.T) {
+	g := assignor.Group{
+		Topics: []assignor.Topic{{Name: "t", Partitions: assignor.Partitions(6), Weights: []int64{5, 5, 5, 5, 5, 5},
+			ReplicaRacks: [][]string{{"zc", "other"}, {"za"}, {"zb"}, {"zc"}, {"za"}, {"zb"}}}},
+		Members: []assignor.Member{
+			{ID: "A", Rack: "za", Topics: []string{"t"}},
+			{ID: "B", Rack: "zb", Topics: []string{"t"}},
+			{ID: "C", Rack: "zc", Topics: []string{"t"}},
+		},
+	}
+	in, err := inputOf(indexOf(t, g), 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(in.memberRack, []int32{0, 1, 2}) || !slices.Equal(in.replicaRacks, []int32{0, 1, 2, 0, 1, 2}) ||
+		len(in.rackSets) != 3 || !slices.Equal(in.rackSets[0], []int32{2}) {
+		t.Fatalf("racks %v %v %v", in.memberRack, in.replicaRacks, in.rackSets)
+	}
+	plan, err := New().Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plan.String(); got != "A: t[1 4]\nB: t[2 5]\nC: t[0 3]\n" {
+		t.Fatalf("rack-aware plan:\n%s", got)
+	}
+	if in, _ := inputOf(indexOf(t, g), 0, true); in.memberRack != nil || in.replicaRacks != nil {
+		t.Fatal("IgnoreRacks read racks")
+	}
+}
+
+// TestUserData: the layout round-trips, its generation is what this
+// module's adapters read from a subscription v0/v1 (wire.UserDataGeneration),
+// and other layouts are errors.
+func TestUserData(t *testing.T) {
+	for _, gen := range []int32{-1, 0, 7, math.MaxInt32} {
+		b, err := New().SubscriptionUserData(assignor.MemberState{Generation: gen})
+		if err != nil || len(b) != userDataSize {
+			t.Fatalf("generation %d: %x, %v", gen, b, err)
+		}
+		if got, v, err := DecodeUserData(b); got != gen || v != 0 || err != nil {
+			t.Fatalf("generation %d: decoded %d v%d %v", gen, got, v, err)
+		}
+		if got, err := wire.UserDataGeneration(b); got != gen || err != nil {
+			t.Fatalf("generation %d: wire.UserDataGeneration = %d, %v", gen, got, err)
+		}
+	}
+	if got, err := New().SubscriptionUserData(assignor.MemberState{Generation: 3}); err != nil || string(got) != "\x00\x00\x00\x00\x00\x00\x00\x03\x00\x00" {
+		t.Fatalf("layout %x", got)
+	}
+	for _, bad := range [][]byte{
+		wire.CooperativeUserData(3),
+		wire.StickyUserData{Generation: 3, Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{0}}}}.AppendTo(nil),
+		{0, 0, 0, 0, 0, 0, 0, 3, 0, 1},
+		{0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 9},
+	} {
+		if _, _, err := DecodeUserData(bad); !errors.Is(err, ErrUserData) {
+			t.Fatalf("%x: err = %v", bad, err)
+		}
+	}
+	if gen, _, err := DecodeUserData(nil); gen != assignor.NoGeneration || err != nil {
+		t.Fatalf("empty: %d %v", gen, err)
+	}
+}
+
+// TestAssignIndexMatchesAssign: AssignIndex on a prebuilt index, and the
+// plan for permuted members and topics, equal Assign's.
+func TestAssignIndexMatchesAssign(t *testing.T) {
+	g := assignor.Group{
+		Topics: []assignor.Topic{
+			{Name: "a", Partitions: assignor.Partitions(5), Weights: []int64{50, 1, 0, 30, assignor.UnknownWeight}},
+			{Name: "b", Partitions: assignor.Partitions(3), Weights: []int64{20, 20, 20}},
+		},
+		Members: []assignor.Member{
+			{ID: "m1", Topics: []string{"a", "b"}, Generation: 2, Owned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{0, 1, 2}}}},
+			{ID: "m2", Topics: []string{"a"}, Generation: 2, Owned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{3}}}},
+			{ID: "m3", Topics: []string{"b"}},
+		},
+	}
+	want, err := New().Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _ := assignor.NewIndex(g)
+	if got, err := New().AssignIndex(ix); err != nil || got.String() != want.String() {
+		t.Fatalf("AssignIndex:\n%s\nAssign:\n%s", got, want)
+	}
+	h := g.Clone()
+	slices.Reverse(h.Members)
+	slices.Reverse(h.Topics)
+	if got, err := New().Assign(h); err != nil || got.String() != sortedPlan(t, got, want) {
+		t.Fatalf("permuted:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// sortedPlan returns want as the text got's member order gives it.
+func sortedPlan(t *testing.T, got, want assignor.Plan) string {
+	t.Helper()
+	var b strings.Builder
+	for _, mp := range got.Members {
+		i := slices.IndexFunc(want.Members, func(w assignor.MemberPlan) bool { return w.Member == mp.Member })
+		b.WriteString(assignor.Plan{Members: want.Members[i : i+1]}.String())
+	}
+	return b.String()
+}

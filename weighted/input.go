@@ -1,0 +1,161 @@
+package weighted
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/dense"
+)
+
+// inputOf is the solver's input for the group ix describes: flat
+// partitions, member numbers, the index's valid owners, each partition's
+// weight (unknown ones given def, or the rounded mean of the known ones
+// when def is 0, or 1 when none is known) and, unless ignoreRacks, the
+// member and replica racks as sticky reads them (KIP-881: in play when some
+// member has a rack and some topic has replica racks). It fails only on
+// weights adding up to more than 2^61. O(P + S + R) for P
+// partitions, S subscription entries and R replica rack entries.
+func inputOf(ix *dense.Index, def int64, ignoreRacks bool) (*group, error) {
+	n := ix.NumPartitions()
+	g := &group{members: len(ix.Members), subscribers: ix.Subscribers}
+	g.topic = make([]int32, n)
+	g.owner = make([]int32, n)
+	for t := range ix.Topics {
+		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
+			g.topic[p] = int32(t)
+		}
+	}
+	for p, o := range ix.Owner {
+		g.owner[p] = max(o, -1)
+	}
+	var err error
+	if g.weight, err = weightsOf(ix, def); err != nil {
+		return nil, err
+	}
+	if !ignoreRacks {
+		readRacks(ix, g)
+	}
+	return g, nil
+}
+
+// weightsOf returns the weight of every flat partition, unknown weights
+// ([assignor.UnknownWeight], or a topic without Weights) replaced by def,
+// or when def is 0 by the mean of the known weights rounded to the nearest
+// integer, or by 1 when no weight is known (then the plan balances counts).
+// The index has validated the weights (none below UnknownWeight). It fails
+// when the weights, defaults included, add up to more than 2^61, naming the
+// partition at which the sum passes it.
+func weightsOf(ix *dense.Index, def int64) ([]int64, error) {
+	w := make([]int64, ix.NumPartitions())
+	var sum, known int64
+	for t, tp := range ix.Topics {
+		start := ix.TopicStart[t]
+		for i := range tp.Partitions {
+			x := assignor.UnknownWeight
+			if tp.Weights != nil {
+				x = tp.Weights[i]
+			}
+			w[start+int32(i)] = x
+			if x >= 0 {
+				if sum += x; x > maxTotal || sum > maxTotal {
+					return nil, totalError(ix, start+int32(i))
+				}
+				known++
+			}
+		}
+	}
+	if def <= 0 {
+		def = 1
+		if known > 0 {
+			def = (sum + known/2) / known
+		}
+	}
+	for p, x := range w {
+		if x < 0 {
+			if w[p] = def; def > maxTotal-sum {
+				return nil, totalError(ix, int32(p))
+			}
+			sum += def
+		}
+	}
+	return w, nil
+}
+
+// totalError is the error for a total weight above 2^61, reached at flat
+// partition p.
+func totalError(ix *dense.Index, p int32) error {
+	topic, id := ix.Partition(p)
+	return fmt.Errorf("%w: the weights reach more than 2^61 at topic %q partition %d", errInput, topic, id)
+}
+
+// readRacks fills g's racks when they are in play: member racks numbered in
+// member order, and each partition's rack set (the member racks among its
+// replicas' racks, sorted) numbered in first-seen order; partitions whose
+// replicas are in no member's rack get -1. Consecutive partitions with
+// equal replica rack lists (the common case) share one lookup.
+func readRacks(ix *dense.Index, g *group) {
+	rackID := map[string]int32{}
+	memberRack := make([]int32, len(ix.Members))
+	for m, mem := range ix.Members {
+		memberRack[m] = -1
+		if mem.Rack == "" {
+			continue
+		}
+		id, ok := rackID[mem.Rack]
+		if !ok {
+			id = int32(len(rackID))
+			rackID[mem.Rack] = id
+		}
+		memberRack[m] = id
+	}
+	if len(rackID) == 0 || !slices.ContainsFunc(ix.Topics, func(t dense.Topic) bool { return t.ReplicaRacks != nil }) {
+		return
+	}
+	g.memberRack = memberRack
+	g.replicaRacks = make([]int32, ix.NumPartitions())
+	setID := map[string]int32{}
+	var prev []string
+	prevSet := int32(-1)
+	var scratch []int32
+	var key strings.Builder
+	for t, tp := range ix.Topics {
+		start := ix.TopicStart[t]
+		for i := range tp.Partitions {
+			p := start + int32(i)
+			var replicas []string
+			if tp.ReplicaRacks != nil {
+				replicas = tp.ReplicaRacks[i]
+			}
+			if i > 0 && slices.Equal(replicas, prev) {
+				g.replicaRacks[p] = prevSet
+				continue
+			}
+			scratch = scratch[:0]
+			for _, r := range replicas {
+				if id, ok := rackID[r]; ok {
+					scratch = append(scratch, id)
+				}
+			}
+			set := int32(-1)
+			if len(scratch) > 0 {
+				slices.Sort(scratch)
+				scratch = slices.Compact(scratch)
+				key.Reset()
+				for _, id := range scratch {
+					key.WriteString(strconv.Itoa(int(id)))
+					key.WriteByte(',')
+				}
+				var ok bool
+				if set, ok = setID[key.String()]; !ok {
+					set = int32(len(g.rackSets))
+					setID[key.String()] = set
+					g.rackSets = append(g.rackSets, slices.Clone(scratch))
+				}
+			}
+			g.replicaRacks[p], prev, prevSet = set, replicas, set
+		}
+	}
+}
