@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/kgroup/assignor/workload"
@@ -23,8 +24,14 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "docs/weighted-results.md", "markdown results page (empty: none)")
 	plotPath := fs.String("plot", "docs/plots/weighted-ratio.png", "plot of the heaviest-load ratio (empty: none)")
 	maxTotal := fs.Int("max-partitions", 0, "skip shapes above this many partitions (0: every shape)")
+	real := fs.Bool("real", false, "run the real-group experiment on kfake instead (about 2 minutes)")
+	realPlotPath := fs.String("real-plot", "docs/plots/weighted-real.png", "with -real: plot of lag and throughput")
+	realFor := fs.Duration("real-duration", defaultReal().Duration, "with -real: traffic time")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *real {
+		return runRealCLI(*out, *realPlotPath, *realFor, stdout, stderr)
 	}
 	shapes, b := workload.SkewShapes(), budget{reps: 5, spent: 2 * time.Second}
 	if *quick {
@@ -54,7 +61,14 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	header := fmt.Sprintf("Mode %s, seed %d, %s, GOMAXPROCS %d; wall time %s. Times are from a machine shared with other work: read the ratios, not the absolute times.",
 		mode, *seed, runtime.Version(), runtime.GOMAXPROCS(0), time.Since(start).Round(time.Second))
 	if *out != "" {
-		if err := writeFile(*out, func(w io.Writer) error { return writeMarkdown(w, cells, es, header) }); err != nil {
+		section := keepReal(*out)
+		if err := writeFile(*out, func(w io.Writer) error {
+			if err := writeMarkdown(w, cells, es, header); err != nil {
+				return err
+			}
+			_, err := io.WriteString(w, section)
+			return err
+		}); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
@@ -90,4 +104,37 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// runRealCLI runs the real-group experiment and writes its section of the
+// results page at out and its plot.
+func runRealCLI(out, plotPath string, d time.Duration, stdout, stderr io.Writer) int {
+	cfg := defaultReal()
+	cfg.Duration = d
+	rs, err := runReal(cfg, func(f string, a ...any) { fmt.Fprintf(stdout, f+"\n", a...) })
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	for _, r := range rs {
+		fmt.Fprintf(stdout, "%s: load %.2f, peak lag %d, final lag %d, overlaps %d, lost %d, duplicates %d\n",
+			r.Name, maxOf(r.Load), maxOf(r.PeakLag), maxOf(r.FinalLag), len(r.Overlaps), r.Lost, r.Dups)
+	}
+	if plotPath != "" {
+		if err := realPlot(rs, plotPath); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	}
+	if out != "" {
+		rel := plotPath
+		if i := strings.Index(rel, "plots/"); i >= 0 {
+			rel = rel[i:]
+		}
+		if err := replaceReal(out, realMarkdown(cfg, rs, rel)); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	}
+	return 0
 }
