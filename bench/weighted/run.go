@@ -33,11 +33,16 @@ type phase struct {
 	Heaviest int64   `json:"heaviest"`
 	Bound    int64   `json:"bound"`
 	Ratio    float64 `json:"ratio"` // Heaviest / Bound
-	Invalid  string  `json:"invalid,omitempty"`
-	Median   time.Duration
-	Allocs   uint64 `json:"allocs"` // per Lead
-	Bytes    uint64 `json:"bytes"`  // per Lead
-	Reps     int    `json:"reps"`
+	// Limited is the bound under weighted's default count limit (see
+	// countBound), 0 with mixed subscriptions; LimitedRatio is Heaviest
+	// over the larger of the two bounds.
+	Limited      int64   `json:"limited"`
+	LimitedRatio float64 `json:"limited_ratio"`
+	Invalid      string  `json:"invalid,omitempty"`
+	Median       time.Duration
+	Allocs       uint64 `json:"allocs"` // per Lead
+	Bytes        uint64 `json:"bytes"`  // per Lead
+	Reps         int    `json:"reps"`
 }
 
 // row is one contender on one cell.
@@ -181,6 +186,8 @@ func lead(e entrant, topics []assignor.Topic, members []contender.MemberJoin, ge
 	}
 	p.Bound = workload.LowerBound(topics, len(members))
 	p.Ratio = float64(p.Heaviest) / float64(max(p.Bound, 1))
+	p.Limited = countBound(topics, members)
+	p.LimitedRatio = float64(p.Heaviest) / float64(max(p.Bound, p.Limited, 1))
 	return as, p, nil
 }
 
@@ -219,6 +226,37 @@ func moved(topics []assignor.Topic, members []contender.MemberJoin, as []contend
 		}
 	}
 	return moves, w, total
+}
+
+// countBound is a lower bound on the heaviest load of any plan that keeps
+// every member within the weighted assignor's default count limit (one
+// partition below the count-balanced band, never down to 0 from above),
+// for identical subscriptions (0 otherwise): whoever holds the heaviest
+// partition holds at least c−1 others, c the least count allowed, so at
+// least the c−1 lightest. O(partitions log partitions).
+func countBound(topics []assignor.Topic, members []contender.MemberJoin) int64 {
+	var ws []int64
+	for _, t := range topics {
+		for _, w := range t.Weights {
+			ws = append(ws, max(0, w))
+		}
+	}
+	if len(members) == 0 || len(ws) == 0 {
+		return 0
+	}
+	for _, m := range members {
+		if !slices.Equal(m.Topics, members[0].Topics) || len(m.Topics) != len(topics) {
+			return 0
+		}
+	}
+	lo := len(ws) / len(members)
+	least := max(min(1, lo), lo-1)
+	slices.Sort(ws)
+	bound := ws[len(ws)-1]
+	for _, w := range ws[:max(0, least-1)] {
+		bound += w
+	}
+	return bound
 }
 
 // partition names one partition.
