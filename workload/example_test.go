@@ -65,3 +65,27 @@ func ExampleNewScript() {
 	// roll: 50 members to start, 100 events
 	// scale: 1 members to start, 12 events
 }
+
+// Zipf weights (s = 1.1) on the smallest benchmark shape, and the lower
+// bound on the heaviest member's load that the weighted benchmark divides
+// by.
+func ExampleCase_Weigh() {
+	c, err := workload.Build(workload.Shapes()[0], workload.Fresh, workload.DefaultSeed)
+	if err != nil {
+		panic(err)
+	}
+	if c, err = c.Weigh(workload.Zipf11, workload.DefaultSeed); err != nil {
+		panic(err)
+	}
+	var total, heaviest int64
+	for _, t := range c.Topics {
+		for _, w := range t.Weights {
+			total += w
+			heaviest = max(heaviest, w)
+		}
+	}
+	fmt.Printf("heaviest partition %d, total/members %d, lower bound %d\n",
+		heaviest, total/int64(len(c.After)), workload.LowerBound(c.Topics, len(c.After)))
+	// Output:
+	// heaviest partition 1000000000, total/members 111456523, lower bound 1000000000
+}
