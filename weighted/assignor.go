@@ -56,6 +56,13 @@ type Config struct {
 	// the topic; the Group's own weights win over supplied ones. Nil (the
 	// default): only the Group's weights count.
 	Weights func(topics []assignor.TopicPartitions) [][]int64
+	// Meter, when set, makes this member report what it measured of its
+	// partitions' load in its subscription user data (version 1), and take
+	// the weights the leader carries to it with partitions it receives.
+	// One Meter per member (so one Assignor per member). The leader reads
+	// every member's report whether or not it has a Meter itself. Nil (the
+	// default): version 0, no report.
+	Meter *Meter
 	// IgnoreRacks turns rack-aware placement (KIP-881) off, as in sticky.
 	// Default false: racks count whenever some member has a rack and some
 	// topic has replica racks, after the loads (within the band) and before
@@ -109,6 +116,7 @@ var (
 	_ assignor.StickyAssignor               = (*Assignor)(nil)
 	_ assignor.IndexAssignor                = (*Assignor)(nil)
 	_ assignor.SubscriptionUserDataAssignor = (*Assignor)(nil)
+	_ assignor.AssignmentObserver           = (*Assignor)(nil)
 	_ dense.Assigner                        = (*Assignor)(nil)
 )
 
@@ -162,11 +170,15 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 // AssignIndex is Assign on the group ix describes (see
 // [assignor.IndexAssignor]).
 func (a *Assignor) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
-	holder, _, err := a.AssignDense(dense.Of(ix))
+	holder, userData, err := a.AssignDense(dense.Of(ix))
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	return ix.PlanFromHolders(holder), nil
+	plan := ix.PlanFromHolders(holder)
+	for m, ud := range userData {
+		plan.Members[m].UserData = ud
+	}
+	return plan, nil
 }
 
 // AssignDense is the cooperative wrapper's fast path (package cooperative
@@ -175,17 +187,34 @@ func (a *Assignor) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
 // this module. The holder slice is the caller's; ix is neither mutated nor
 // kept.
 func (a *Assignor) AssignDense(ix *dense.Index) ([]int32, [][]byte, error) {
+	ix, from, err := a.weigh(ix)
+	if err != nil {
+		return nil, nil, err
+	}
+	holder, weight, err := a.assign(ix)
+	if err != nil {
+		return nil, nil, err
+	}
+	return holder, carried(ix, holder, from, weight), nil
+}
+
+// weigh returns ix with the weights it leaves unknown filled from the
+// members' reports, then from Config.Weights; from[p] is set for the
+// partitions whose weight came from a report (nil: none did).
+func (a *Assignor) weigh(ix *dense.Index) (*dense.Index, []bool, error) {
+	ix, from := reported(ix)
 	if a.cfg.Weights != nil {
 		var err error
 		if ix, err = supplied(ix, a.cfg.Weights); err != nil {
 			return nil, nil, err
 		}
 	}
-	return a.assign(ix)
+	return ix, from, nil
 }
 
-// assign is AssignDense on an index whose supplied weights are in.
-func (a *Assignor) assign(ix *dense.Index) ([]int32, [][]byte, error) {
+// assign solves on an index whose reported and supplied weights are in,
+// and returns the holders and the weights it used.
+func (a *Assignor) assign(ix *dense.Index) ([]int32, []int64, error) {
 	solverCfg := a.solver
 	if solverCfg == (config{}) {
 		solverCfg = defaultConfig() // an Assignor{} literal
@@ -198,5 +227,5 @@ func (a *Assignor) assign(ix *dense.Index) ([]int32, [][]byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return holder, nil, nil
+	return holder, g.weight, nil
 }

@@ -17,6 +17,18 @@
 // its objective is another (loads, with counts only bounded), and so are
 // its protocol name, its user data and its solver.
 //
+// # Where weights come from
+//
+// In order of precedence, for each partition: the Group's own
+// [assignor.Topic.Weights]; the report of the member that owns it,
+// measured by a [Meter] and sent in the subscription user data (see
+// [Assignor.SubscriptionUserData]: bounded, quantised, frozen per
+// generation, stale generations ignored, the weight carried to the new
+// holder of a moved partition in its assignment user data); the leader's
+// own [Config.Weights] (package weighted/source puts a deadline and a cache
+// in front of a fetch); the default. [Assignor.Drift] tells whether the
+// weights have drifted enough for a rebalance to move anything.
+//
 // # Protocol name and migration
 //
 // The protocol names are "weighted" and "cooperative-weighted" (the

@@ -33,17 +33,11 @@ func (a *Assignor) Drift(g assignor.Group) (Drift, error) {
 	if err != nil {
 		return Drift{}, err
 	}
-	ix := dense.Of(index)
-	if a.cfg.Weights != nil {
-		if ix, err = supplied(ix, a.cfg.Weights); err != nil {
-			return Drift{}, err
-		}
-	}
-	weight, err := weightsOf(ix, a.cfg.DefaultWeight)
+	ix, _, err := a.weigh(dense.Of(index))
 	if err != nil {
 		return Drift{}, err
 	}
-	holder, _, err := a.assign(ix)
+	holder, weight, err := a.assign(ix)
 	if err != nil {
 		return Drift{}, err
 	}

@@ -1,8 +1,10 @@
 package franzgo
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -96,4 +98,56 @@ func loadIn(assigned map[string][]int32) int64 {
 		}
 	}
 	return l
+}
+
+// TestWeightedMeterThroughKgo: measured weights travel through the
+// balancer as kgo drives it. a's Meter measures t/0 hot; a's report
+// reaches the leader in a's JoinGroupMetadata; the leader moves t/0 to the
+// joining b and carries its weight in b's assignment, which b's
+// ParseSyncAssignment hands to b's Meter (past the fast re-join envelope),
+// so b's next JoinGroupMetadata reports t/0 before b has measured it.
+func TestWeightedMeterThroughKgo(t *testing.T) {
+	meterA, meterB := weighted.NewMeter(weighted.MeterConfig{}), weighted.NewMeter(weighted.MeterConfig{})
+	a, err := Weighted(weighted.Config{Meter: meterA}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Weighted(weighted.Config{Meter: meterB}, Config{})
+	start := time.Unix(0, 0)
+	for p, perSecond := range []int64{900, 100, 100, 100} {
+		meterA.Observe("t", int32(p), 0, start)
+		meterA.Observe("t", int32(p), 10*perSecond, start.Add(10*time.Second))
+	}
+	owned := map[string]map[string][]int32{"a": {"t": {0, 1, 2, 3}}, "b": nil}
+	gens := map[string]int32{"a": 1, "b": -1}
+	members := func() []kmsg.JoinGroupResponseMember {
+		return []kmsg.JoinGroupResponseMember{
+			member("a", a.JoinGroupMetadata([]string{"t"}, owned["a"], gens["a"])),
+			member("b", b.JoinGroupMetadata([]string{"t"}, owned["b"], gens["b"])),
+		}
+	}
+	for round, gen := range []int32{2, 3} {
+		for _, sa := range balanceInto(t, a, gen, counts("t", 4), members()) {
+			parse := map[string]*Balancer{"a": a, "b": b}[sa.MemberID]
+			got, err := parse.ParseSyncAssignment(sa.MemberAssignment)
+			if err != nil {
+				t.Fatal(err)
+			}
+			owned[sa.MemberID], gens[sa.MemberID] = got, gen
+		}
+		if round == 0 && len(owned["b"]["t"]) != 0 {
+			t.Fatalf("round 1 gives b %v while a owns it", owned["b"])
+		}
+	}
+	if got := owned["b"]["t"]; !slices.Equal(got, []int32{0}) {
+		t.Fatalf("b holds %v after two rounds, want the hot t/0", got)
+	}
+	sub, err := wire.DecodeSubscription(b.JoinGroupMetadata([]string{"t"}, owned["b"], gens["b"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := weighted.DecodeReport(sub.UserData)
+	if err != nil || len(r.Topics) != 1 || !slices.Equal(r.Topics[0].Partitions, []int32{0}) || r.Topics[0].Weights[0] != 900 {
+		t.Fatalf("b reports %+v (%v), want t/0 at the carried 900", r, err)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	ibm "github.com/IBM/sarama"
 
@@ -105,5 +106,60 @@ func TestWeighted(t *testing.T) {
 	la, lb := loadOf(round2["a"]), loadOf(round2["b"])
 	if max(la, lb) != 50 || la+lb != 100 {
 		t.Fatalf("round 2 loads a %d (%v), b %d (%v): want the 50 alone", la, round2["a"], lb, round2["b"])
+	}
+}
+
+// TestWeightedMeterThroughSarama: measured weights travel through the
+// sarama strategy. a's Meter measures orders/0 hot and a's
+// SubscriptionUserData reports it; the leader moves orders/0 to the
+// joining b and carries its weight in b's AssignmentData; b's OnAssignment
+// hands it to b's Meter, so that b's next SubscriptionUserData reports
+// orders/0 before b has measured it.
+func TestWeightedMeterThroughSarama(t *testing.T) {
+	meterA, meterB := weighted.NewMeter(weighted.MeterConfig{}), weighted.NewMeter(weighted.MeterConfig{})
+	a, err := Weighted(weighted.Config{Meter: meterA}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Weighted(weighted.Config{Meter: meterB}, Config{})
+	start := time.Unix(0, 0)
+	for p, perSecond := range []int64{900, 100, 100, 100} {
+		meterA.Observe("orders", int32(p), 0, start)
+		meterA.Observe("orders", int32(p), 10*perSecond, start.Add(10*time.Second))
+	}
+	topics := map[string][]int32{"orders": {0, 1, 2, 3}}
+	userData := func(s Strategy) []byte {
+		data, err := s.(ibm.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"orders"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	a.(ibm.OnAssignmentBalanceStrategy).OnAssignment(&ibm.ConsumerGroupMemberAssignment{Topics: maps.Clone(topics)}, 1)
+	held := map[string][]int32{"a": topics["orders"]}
+	for gen := int32(2); gen <= 3; gen++ {
+		members := map[string]ibm.ConsumerGroupMemberMetadata{
+			"a": {Version: 2, Topics: []string{"orders"}, OwnedPartitions: owned("orders", held["a"]), GenerationID: gen - 1, UserData: userData(a)},
+			"b": {Version: 2, Topics: []string{"orders"}, OwnedPartitions: owned("orders", held["b"]), GenerationID: gen - 1, UserData: userData(b)},
+		}
+		plan, err := a.Plan(members, topics)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, s := range map[string]Strategy{"a": a, "b": b} {
+			data, err := a.AssignmentData(id, plan[id], gen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.(ibm.OnAssignmentBalanceStrategy).OnAssignment(&ibm.ConsumerGroupMemberAssignment{Topics: plan[id], UserData: data}, gen)
+			held[id] = plan[id]["orders"]
+		}
+	}
+	if !slices.Equal(held["b"], []int32{0}) {
+		t.Fatalf("b holds %v after two rounds, want the hot orders/0", held["b"])
+	}
+	r, err := weighted.DecodeReport(userData(b))
+	if err != nil || len(r.Topics) != 1 || !slices.Equal(r.Topics[0].Partitions, []int32{0}) || r.Topics[0].Weights[0] != 900 {
+		t.Fatalf("b reports %+v (%v), want orders/0 at the carried 900", r, err)
 	}
 }
