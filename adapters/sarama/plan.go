@@ -62,24 +62,28 @@ func (s *strategy) assign(members map[string]ibm.ConsumerGroupMemberMetadata, to
 // plan are the keys of topics, one string per topic.
 func (s *strategy) index(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) (*assignor.Index, error) {
 	var b assignor.IndexBuilder
-	// The claims hint is the partition count: in a settled group members
-	// claim about every partition once, and counting the claims would walk
-	// every member's owned partitions once more.
+	b.Grow(len(topics), len(members), 0)
 	total := 0
-	for _, partitions := range topics {
-		total += len(partitions)
-	}
-	b.Grow(len(topics), len(members), total)
 	for name, partitions := range topics {
+		total += len(partitions)
 		b.AddTopic(assignor.Topic{Name: name, Partitions: partitions, ReplicaRacks: s.replicaRacks(name, partitions)})
 	}
+	claiming := false
 	for id, meta := range members {
 		m := assignor.Member{ID: id, Topics: meta.Topics, UserData: meta.UserData, Generation: s.generation(id, meta), Rack: s.rack(id, meta)}
 		if meta.Version >= 1 && len(meta.OwnedPartitions) > 0 {
+			claiming = true
 			b.AddMember(m, ownedPartitions(meta.OwnedPartitions))
 		} else {
 			b.AddMember(m, nil) // nil: m.Owned, which is empty
 		}
+	}
+	if claiming {
+		// The claims hint is the partition count: in a settled group
+		// members claim about every partition once, and counting the
+		// claims would walk every member's owned partitions once more.
+		// Eager members claim nothing, and get no hint.
+		b.Grow(0, 0, total)
 	}
 	return b.Build()
 }
