@@ -47,12 +47,16 @@ func (s *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 // [strategy.group]. A group the index refuses goes to the assignor as a
 // Group too, so that the error is the assignor's own.
 func (s *strategy) assign(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) (assignor.Plan, error) {
-	if ia, ok := s.a.(assignor.IndexAssignor); ok {
-		if ix, err := s.index(members, topics); err == nil {
-			return ia.AssignIndex(ix)
-		}
+	ia, ok := s.a.(assignor.IndexAssignor)
+	if !ok {
+		return s.a.Assign(s.group(members, topics))
 	}
-	return s.a.Assign(s.group(members, topics))
+	ix, err := s.index(members, topics)
+	if err != nil {
+		// index logged what it read already.
+		return s.a.Assign(s.readGroup(members, topics, func(string, ...any) {}))
+	}
+	return ia.AssignIndex(ix)
 }
 
 // index builds the [assignor.Index] of sarama's input: the group
@@ -62,24 +66,28 @@ func (s *strategy) assign(members map[string]ibm.ConsumerGroupMemberMetadata, to
 // plan are the keys of topics, one string per topic.
 func (s *strategy) index(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) (*assignor.Index, error) {
 	var b assignor.IndexBuilder
-	// The claims hint is the partition count: in a settled group members
-	// claim about every partition once, and counting the claims would walk
-	// every member's owned partitions once more.
+	b.Grow(len(topics), len(members), 0)
 	total := 0
-	for _, partitions := range topics {
-		total += len(partitions)
-	}
-	b.Grow(len(topics), len(members), total)
 	for name, partitions := range topics {
+		total += len(partitions)
 		b.AddTopic(assignor.Topic{Name: name, Partitions: partitions, ReplicaRacks: s.replicaRacks(name, partitions)})
 	}
+	claiming := false
 	for id, meta := range members {
-		m := assignor.Member{ID: id, Topics: meta.Topics, UserData: meta.UserData, Generation: s.generation(id, meta), Rack: s.rack(id, meta)}
+		m := assignor.Member{ID: id, Topics: meta.Topics, UserData: meta.UserData, Generation: s.generation(id, meta, s.logf), Rack: s.rack(id, meta)}
 		if meta.Version >= 1 && len(meta.OwnedPartitions) > 0 {
+			claiming = true
 			b.AddMember(m, ownedPartitions(meta.OwnedPartitions))
 		} else {
 			b.AddMember(m, nil) // nil: m.Owned, which is empty
 		}
+	}
+	if claiming {
+		// The claims hint is the partition count: in a settled group
+		// members claim about every partition once, and counting the
+		// claims would walk every member's owned partitions once more.
+		// Eager members claim nothing, and get no hint.
+		b.Grow(0, 0, total)
 	}
 	return b.Build()
 }
@@ -162,12 +170,17 @@ func joined(assigned []assignor.TopicPartitions, topic string) []int32 {
 // input, as the package documentation describes under "What the assignor
 // sees". Nothing in the result aliases members or topics.
 func (s *strategy) group(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) assignor.Group {
+	return s.readGroup(members, topics, s.logf)
+}
+
+// readGroup is group, logging what it works around to logf.
+func (s *strategy) readGroup(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32, logf func(string, ...any)) assignor.Group {
 	g := assignor.Group{
 		Members: make([]assignor.Member, 0, len(members)),
 		Topics:  make([]assignor.Topic, 0, len(topics)),
 	}
 	for _, id := range slices.Sorted(maps.Keys(members)) {
-		g.Members = append(g.Members, s.member(id, members[id]))
+		g.Members = append(g.Members, s.member(id, members[id], logf))
 	}
 	for _, name := range slices.Sorted(maps.Keys(topics)) {
 		t := assignor.Topic{Name: name, Partitions: slices.Clone(topics[name])}
@@ -177,12 +190,12 @@ func (s *strategy) group(members map[string]ibm.ConsumerGroupMemberMetadata, top
 	return g
 }
 
-func (s *strategy) member(id string, meta ibm.ConsumerGroupMemberMetadata) assignor.Member {
+func (s *strategy) member(id string, meta ibm.ConsumerGroupMemberMetadata, logf func(string, ...any)) assignor.Member {
 	m := assignor.Member{
 		ID:         id,
 		Topics:     slices.Clone(meta.Topics),
 		UserData:   slices.Clone(meta.UserData),
-		Generation: s.generation(id, meta),
+		Generation: s.generation(id, meta, logf),
 		Rack:       s.rack(id, meta),
 	}
 	if meta.Version >= 1 {
@@ -199,7 +212,7 @@ func (s *strategy) member(id string, meta ibm.ConsumerGroupMemberMetadata) assig
 // the subscription (v2+), else for a cooperative assignor from the user
 // data (logged when it is of no known layout), else
 // [assignor.NoGeneration].
-func (s *strategy) generation(id string, meta ibm.ConsumerGroupMemberMetadata) int32 {
+func (s *strategy) generation(id string, meta ibm.ConsumerGroupMemberMetadata, logf func(string, ...any)) int32 {
 	switch {
 	case meta.Version >= 2:
 		return max(meta.GenerationID, assignor.NoGeneration)
@@ -208,7 +221,7 @@ func (s *strategy) generation(id string, meta ibm.ConsumerGroupMemberMetadata) i
 		// bytes or, with cooperative.Config.InnerUserData, sticky's.
 		gen, err := wire.UserDataGeneration(meta.UserData)
 		if err != nil {
-			s.logf("sarama: %q: member %q: user data (%d bytes): %v; its claims count without a generation",
+			logf("sarama: %q: member %q: user data (%d bytes): %v; its claims count without a generation",
 				s.a.Name(), id, len(meta.UserData), err)
 			return assignor.NoGeneration
 		}
