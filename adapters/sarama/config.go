@@ -226,6 +226,9 @@ func checkGeneration(v ibm.KafkaVersion, s ibm.BalanceStrategy) *ConfigError {
 	if gen, err := wire.DecodeCooperativeUserData(data); err == nil && gen == probeGeneration {
 		return nil
 	}
+	if carriesOwnGeneration(s.Name(), data) {
+		return nil
+	}
 	e := &ConfigError{
 		Setting: "Version",
 		Fix:     "set Version to sarama.V3_2_0_0 or later (subscription v2 carries the generation), or have the assignor send the 4-byte cooperative user data (cooperative.Wrap does, unless Config.InnerUserData is set)",
@@ -238,6 +241,21 @@ func checkGeneration(v ibm.KafkaVersion, s ibm.BalanceStrategy) *ConfigError {
 	e.Problem = fmt.Sprintf("%v sends subscription v1, without generation, and %s's user data (%d bytes) is not the 4-byte generation Java and sarama leaders read: a Java leader takes its first 4 bytes as the generation (for sticky user data, the topic count), sarama's own leader drops it, and only this module's leaders read the sticky layout's",
 		v, s.Name(), len(data))
 	return e
+}
+
+// carriesOwnGeneration reports whether a strategy's user data carries the
+// generation in a layout only this module's leaders read, under a protocol
+// name no other client implements (cooperative-weighted, say): then no Java
+// or sarama leader can run the group's rebalance and misread it, and this
+// module's leaders read it with [wire.UserDataGeneration]. Under
+// cooperative-sticky, shared with Java and sarama, only the 4-byte layout is
+// safe.
+func carriesOwnGeneration(name string, data []byte) bool {
+	if name == "cooperative-sticky" {
+		return false
+	}
+	gen, err := wire.UserDataGeneration(data)
+	return err == nil && gen == probeGeneration
 }
 
 func checkRetryBackoff(c *ibm.Config) *ConfigError {

@@ -12,6 +12,7 @@ import (
 	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/sticky"
+	"github.com/kgroup/assignor/weighted"
 )
 
 // recommended is the config docs/sarama.md recommends: no finding.
@@ -114,6 +115,17 @@ func TestCheckConfig(t *testing.T) {
 			name: "InnerUserData at V3_2_0_0: the subscription carries the generation",
 			change: func(t *testing.T, c *ibm.Config) {
 				c.Consumer.Group.Rebalance.GroupStrategies = []ibm.BalanceStrategy{strategy(t, cooperative.Config{InnerUserData: true})}
+			},
+		},
+		{
+			name: "cooperative-weighted below V3_2_0_0: its own layout carries the generation, and only our leaders run it",
+			change: func(t *testing.T, c *ibm.Config) {
+				c.Version = ibm.V2_8_0_0
+				w, err := saramaadapter.Weighted(weighted.Config{}, saramaadapter.Config{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.Consumer.Group.Rebalance.GroupStrategies = []ibm.BalanceStrategy{w}
 			},
 		},
 		{

@@ -20,11 +20,11 @@ import (
 //	config.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{w, saramaadapter.CooperativeSticky()}
 //
 // The group keeps cooperative-sticky until every member lists
-// cooperative-weighted (docs/weighted.md). Set config.Version to
-// sarama.V3_2_0_0 or later: below it members send their generation only in
-// the user data, which this module's leaders read from the weighted layout,
-// but [CheckConfig] flags any cooperative user data other than the 4-byte
-// generation. As with [New], build one strategy per member.
+// cooperative-weighted (docs/weighted.md). Below sarama.V3_2_0_0 members
+// send their generation only in the user data; the weighted layout carries
+// it, only this module's leaders run cooperative-weighted and they read it
+// there, so [CheckConfig] accepts that combination. As with [New], build one
+// strategy per member.
 func Weighted(wcfg weighted.Config, cfg Config) (Strategy, error) {
 	a, err := weighted.NewWithConfig(wcfg)
 	if err != nil {
