@@ -106,7 +106,7 @@ func TestSmoke(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	writeTable(&out, res)
+	writeTable(&out, res, true)
 	if strings.Contains(out.String(), "INVALID") || strings.Contains(out.String(), "ERROR") {
 		t.Errorf("table reports a problem:\n%s", out.String())
 	}
@@ -176,7 +176,7 @@ func TestCapAndInvalid(t *testing.T) {
 		t.Fatalf("broken: plan judged valid")
 	}
 	var out bytes.Buffer
-	writeTable(&out, res)
+	writeTable(&out, res, true)
 	for _, want := range []string{"INVALID PLANS", "topic-0000/0", "> cap 300ms", "not run: over the cap on " + tiny[0].Short()} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
