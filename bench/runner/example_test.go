@@ -75,13 +75,18 @@ func Example() {
 	code := runner.Run([]string{"-shapes", "1k", "-scenarios", "fresh", "-reps", "1", "-scripts=false",
 		"-contenders", "spread,spread-core,franz-coop"}, &table, io.Discard)
 	fmt.Println("exit status", code)
+	// The table's rows for the two contenders Register added, by key: the
+	// quality columns (spread, moves, withheld) after the timings.
 	for _, line := range strings.Split(table.String(), "\n") {
-		if strings.Contains(line, "my spread") {
-			fmt.Println(strings.Contains(line, " ok "), strings.Contains(line, "(core Assign only)"))
+		f := strings.Fields(line)
+		for i, field := range f {
+			if (field == "spread" || field == "spread-core") && len(f) >= i+5 {
+				fmt.Println(field, strings.Join(f[len(f)-4:], " "))
+			}
 		}
 	}
 	// Output:
 	// exit status 0
-	// true false
-	// true true
+	// spread 0 opt – –
+	// spread-core 0 opt – –
 }
