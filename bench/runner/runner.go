@@ -13,7 +13,6 @@ import (
 
 	"github.com/kgroup/assignor/bench/internal/contender"
 	"github.com/kgroup/assignor/workload"
-	"github.com/schollz/progressbar/v3"
 )
 
 // childEnv marks a child process (the test binary uses it; the bench binary
@@ -174,18 +173,4 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " | ")
-}
-
-// newBar returns the progress bar on w.
-func newBar(total int, w io.Writer) *progressbar.ProgressBar {
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("bench"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionClearOnFinish(),
-	)
 }
