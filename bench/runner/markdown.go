@@ -158,23 +158,8 @@ func stickyHeadline(res *results) string {
 		if ours == nil {
 			continue
 		}
-		// div is a's median over b's, or over b's cap ("<") when b was
-		// capped.
-		div := func(a, b *row) (string, float64) {
-			switch {
-			case a == nil || b == nil || a.Median == 0:
-				return "–", 0
-			case b.Status == statusCapped && b.Cap > 0:
-				x := float64(a.Median) / float64(b.Cap)
-				return fmt.Sprintf("< %.2g", x), x
-			case b.Status != statusOK || b.Median == 0:
-				return "–", 0
-			}
-			x := float64(a.Median) / float64(b.Median)
-			return ratio(x), x
-		}
-		ratioText, x := div(ours, franz)
-		coreText, _ := div(core, franz)
+		ratioText, x := divide(ours, franz)
+		coreText, _ := divide(core, franz)
 		mb, verdict := "–", "–"
 		if x > 0 {
 			limit := peerLimit(cl)
