@@ -56,7 +56,7 @@ func inProcess(j job) result {
 // script and checks every plan is valid and judged.
 func TestSmoke(t *testing.T) {
 	cfg := config{shapes: tiny, scenarios: workload.Scenarios(), contenders: realContenders(), scripts: workload.Scripts(),
-		scriptMax: 1000, reps: 2, cap: 10 * time.Second, seed: 1}
+		scriptMax: 1000, reps: smokeReps, cap: 10 * time.Second, seed: 1}
 	res := run(cfg, inProcess, &bytes.Buffer{})
 	if len(res.Cells) != len(tiny)*len(cfg.scenarios) {
 		t.Fatalf("got %d cells, want %d", len(res.Cells), len(tiny)*len(cfg.scenarios))
