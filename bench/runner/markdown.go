@@ -288,6 +288,9 @@ func flagsOf(cfg config) string {
 	if cfg.group {
 		f = append(f, "-group")
 	}
+	if cfg.reps != 3 && cfg.reps > 0 { // 3 is the default
+		f = append(f, fmt.Sprintf("-reps %d", cfg.reps))
+	}
 	if cfg.out != "" {
 		f = append(f, "-out "+cfg.out)
 	}
