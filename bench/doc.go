@@ -3,15 +3,19 @@
 //
 // # What it measures
 //
-// Every contender does a group leader's unit of work on the same inputs:
-// the members' encoded JoinGroup metadata in, the encoded SyncGroup
-// assignments out. The contenders are ours (sticky and cooperative-sticky
-// through our codec, cooperative-sticky through the sarama adapter, and
-// Assign alone on a prebuilt Group, the "core" rows), franz-go v1.22.3's
-// sticky and cooperative-sticky balancers, sarama v1.61.1's sticky,
-// cooperative-sticky, round-robin and range strategies, and the floor:
-// decoding every subscription and encoding every assignment with no
-// assignment logic. See package internal/contender for how each is driven.
+// Every contender does a group leader's unit of work on the same inputs,
+// as that client's leader runs it: the members' encoded JoinGroup
+// metadata in, the encoded SyncGroup assignments out. The contenders are
+// ours (sticky and cooperative-sticky through the sarama adapter inside
+// sarama's leader code, through the franz-go adapter inside kgo's, through
+// our codec directly, and Assign alone on a prebuilt Group, the "core"
+// rows), franz-go v1.22.3's sticky and cooperative-sticky balancers (with
+// and without the log strings kgo's leader builds), sarama v1.61.1's
+// sticky, cooperative-sticky, round-robin and range strategies, and the
+// floors: decoding every subscription and encoding every assignment with
+// no assignment logic, with our codec and with kmsg's. See package
+// internal/contender for how each is driven; results.md says what each
+// times and splits each user path into its phases.
 //
 // Shapes run from 10 topics × 100 partitions with 50 members (1k
 // partitions) to 100 × 1000 with 1000 members (100k); -full adds 500 × 2000
@@ -41,10 +45,14 @@
 //
 // # Output
 //
-// A progress bar on stderr, then the tables on stdout; -out DIR also writes
+// Progress on stderr (a bar on a terminal, plain lines otherwise), then the
+// tables on stdout: by default about 120 columns wide with a short legend,
+// every column with -wide. -out DIR also writes
 // DIR/results.md and DIR/plots/*.png (time against partitions on log-log
 // axes, one plot per scenario; moves per scenario) and DIR/results.json, from
-// which -render DIR redraws all of it without running again. -quick is the CI
+// which -render DIR redraws all of it without running again; with -out or
+// -render, -readme README.md rewrites the README's headline block from the
+// results. -quick is the CI
 // smoke test (the 1k shape, one repetition, a 2s cap).
 //
 // # Other modes

@@ -14,11 +14,11 @@ import (
 
 // flags is the command line.
 type flags struct {
-	child, full, quick, growth, list, scripts, group   bool
-	shapes, scenarios, contenders, out, render, readme string
-	reps                                               int
-	cap                                                time.Duration
-	seed                                               uint64
+	child, full, quick, growth, list, scripts, group, wide bool
+	shapes, scenarios, contenders, out, render, readme     string
+	reps                                                   int
+	cap                                                    time.Duration
+	seed                                                   uint64
 }
 
 // parseFlags parses args; on a bad command line it has written the usage to
@@ -42,6 +42,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, bool) {
 	fs.StringVar(&f.out, "out", "", "directory to write results.md and plots/*.png to")
 	fs.StringVar(&f.render, "render", "", "redraw DIR/results.md, DIR/plots and the table from DIR/results.json (written by -out) without running")
 	fs.StringVar(&f.readme, "readme", "", "with -out or -render, also rewrite the headline block of FILE (README.md) from the results")
+	fs.BoolVar(&f.wide, "wide", false, "print every column of the table (about 240 columns wide; the default fits about 120)")
 	fs.BoolVar(&f.group, "group", false, "also run the real-group scripts (rolling restart, scale out and in) on an in-process kfake broker")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: go run ./bench [flags]\n\nRuns every contender on the same inputs, each in its own child process, and prints a table.\n\n")
@@ -53,7 +54,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, bool) {
 // config returns the run the flags ask for, or an error naming the unknown
 // shape, scenario or contender.
 func (f flags) config() (config, error) {
-	cfg := config{reps: max(f.reps, 1), cap: 5 * time.Second, seed: f.seed, out: f.out, readme: f.readme, full: f.full, group: f.group, scriptMax: 10_000}
+	cfg := config{reps: max(f.reps, 1), cap: 5 * time.Second, seed: f.seed, out: f.out, readme: f.readme, wide: f.wide, full: f.full, group: f.group, scriptMax: 10_000}
 	cfg.shapes = workload.Shapes()
 	if f.full {
 		cfg.shapes = append(cfg.shapes, workload.FullShape())

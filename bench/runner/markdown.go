@@ -137,7 +137,7 @@ const definitions = `
 ## Columns
 
 - **median, min**: over the repetitions (each a child process) of the child's median timed Lead: after one warm-up Lead (or the history round in join and leave), each child times up to 5 Leads on fresh runners, until 300 ms are spent (up to 15 while they all fit in 30 ms), as a long-running leader would run them.
-- **×franz-coop, ×floor**: median ÷ the median of franz-go's cooperative-sticky, or of the floor, in the same shape and scenario; "> cap" rows show the cap ÷ that median.
+- **×franz-coop, ×floor**: median ÷ the median of franz-go's cooperative-sticky (without kgo's log strings), or of the floor with our codec ("floor"), in the same shape and scenario; "> cap" rows show the cap ÷ that median.
 - **floor**: the work no leader can avoid, with our codec: decode every member's subscription, then encode an assignment decided beforehand (one member per partition, untimed), which means grouping it by member and topic into the lists the encoder takes and writing each member's bytes. Like every other contender, it holds only the members' raw metadata and the topics between Leads, so its Lead meets the garbage collector in the same state.
 - **MB/op**: bytes allocated during the timed Lead (runtime.MemStats.TotalAlloc), median.
 - **GCs**: garbage collection cycles that ended during the timed Lead (runtime.MemStats.NumGC), median. Each timed Lead starts right after a forced collection, in a process that holds little besides the members' metadata, so a contender that allocates more than that heap's headroom pays for a cycle or two inside its Lead. Up to 10k partitions ours, franz-go's and the floor's rows show none; from 40k on most bytes-in rows show one or more (the floor's too, in most cells), while the core rows, whose process also holds the decoded group and so has more headroom, mostly show none.
@@ -158,23 +158,8 @@ func stickyHeadline(res *results) string {
 		if ours == nil {
 			continue
 		}
-		// div is a's median over b's, or over b's cap ("<") when b was
-		// capped.
-		div := func(a, b *row) (string, float64) {
-			switch {
-			case a == nil || b == nil || a.Median == 0:
-				return "–", 0
-			case b.Status == statusCapped && b.Cap > 0:
-				x := float64(a.Median) / float64(b.Cap)
-				return fmt.Sprintf("< %.2g", x), x
-			case b.Status != statusOK || b.Median == 0:
-				return "–", 0
-			}
-			x := float64(a.Median) / float64(b.Median)
-			return ratio(x), x
-		}
-		ratioText, x := div(ours, franz)
-		coreText, _ := div(core, franz)
+		ratioText, x := divide(ours, franz)
+		coreText, _ := divide(core, franz)
 		mb, verdict := "–", "–"
 		if x > 0 {
 			limit := peerLimit(cl)
@@ -302,6 +287,9 @@ func flagsOf(cfg config) string {
 	}
 	if cfg.group {
 		f = append(f, "-group")
+	}
+	if cfg.reps != 3 && cfg.reps > 0 { // 3 is the default
+		f = append(f, fmt.Sprintf("-reps %d", cfg.reps))
 	}
 	if cfg.out != "" {
 		f = append(f, "-out "+cfg.out)

@@ -66,6 +66,17 @@ func saveJSON(path string, res *results) error {
 	return os.WriteFile(path, b, 0o644)
 }
 
+// withTimed fills in the description of what c times from the contender
+// of that key compiled in, for results saved before contenders had one.
+func withTimed(c *contender.Contender) {
+	if c.Timed != "" {
+		return
+	}
+	if live, ok := contender.Lookup(c.Key); ok {
+		c.Timed = live.Timed
+	}
+}
+
 // loadJSON reads what saveJSON wrote in dir, for output to dir again.
 func loadJSON(dir string) (*results, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
@@ -80,6 +91,14 @@ func loadJSON(dir string) (*results, error) {
 		return nil, fmt.Errorf("bench: %s: no results", filepath.Join(dir, "results.json"))
 	}
 	res := s.Results
+	for i := range s.Contenders {
+		withTimed(&s.Contenders[i])
+	}
+	for _, cl := range res.Cells {
+		for _, r := range cl.Rows {
+			withTimed(&r.C)
+		}
+	}
 	res.Cfg = config{contenders: s.Contenders, scenarios: s.Scenarios, reps: s.Reps, cap: s.Cap, seed: s.Seed, full: s.Full, group: s.Group, growth: s.Growth, out: dir}
 	for _, cl := range res.Cells {
 		finish(cl)

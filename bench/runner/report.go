@@ -159,20 +159,16 @@ func (sr *scriptRow) cells() []string {
 }
 
 // writeTable prints the results as aligned text tables, with every invalid
-// plan listed afterwards.
-func writeTable(w io.Writer, res *results) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(tableHeader, "\t"))
-	for i, cl := range res.Cells {
-		if i > 0 && res.Cells[i-1].Shape != cl.Shape {
-			fmt.Fprintln(tw)
-		}
-		for _, r := range cl.Rows {
-			fmt.Fprintln(tw, strings.Join(r.cells(cl), "\t"))
-		}
+// plan listed afterwards: the compact table and its legend, or with wide,
+// every column.
+func writeTable(w io.Writer, res *results, wide bool) {
+	if wide {
+		writeWideTable(w, res)
+	} else {
+		writeCompactTable(w, res)
 	}
-	tw.Flush()
-	if len(res.Scripts) > 0 {
+	var tw *tabwriter.Writer
+	if len(res.Scripts) > 0 && wide {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, strings.Join(scriptHeader, "\t"))
@@ -197,7 +193,27 @@ func writeTable(w io.Writer, res *results) {
 			fmt.Fprintln(w, b)
 		}
 	}
-	fmt.Fprintf(w, "\n%s; wall %s\n", strings.Join(res.Env, "; "), res.Wall.Round(time.Second))
+	fmt.Fprintln(w)
+	for _, e := range res.Env {
+		fmt.Fprintln(w, e)
+	}
+	fmt.Fprintf(w, "wall %s\n", res.Wall.Round(time.Second))
+}
+
+// writeWideTable prints every column of every row.
+func writeWideTable(w io.Writer, res *results) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "shape: topics x partitions per topic / members (partitions in all)")
+	fmt.Fprintln(tw, strings.Join(tableHeader, "\t"))
+	for i, cl := range res.Cells {
+		if i > 0 && res.Cells[i-1].Shape != cl.Shape {
+			fmt.Fprintln(tw)
+		}
+		for _, r := range cl.Rows {
+			fmt.Fprintln(tw, strings.Join(r.cells(cl), "\t"))
+		}
+	}
+	tw.Flush()
 }
 
 func invalidPlans(res *results) []string {

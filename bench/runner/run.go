@@ -9,7 +9,6 @@ import (
 	"github.com/kgroup/assignor/bench/internal/contender"
 	"github.com/kgroup/assignor/bench/internal/measure"
 	"github.com/kgroup/assignor/workload"
-	"github.com/schollz/progressbar/v3"
 )
 
 // Row statuses.
@@ -128,7 +127,7 @@ func jobCount(cfg config) int {
 type runner struct {
 	cfg   config
 	spawn spawner
-	bar   *progressbar.ProgressBar
+	bar   progress
 	res   *results
 	// cappedOn maps a contender key and "/" and a scenario or "script "
 	// and a script name to the shape on which it hit the cap: larger shapes

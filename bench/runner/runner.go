@@ -13,7 +13,6 @@ import (
 
 	"github.com/kgroup/assignor/bench/internal/contender"
 	"github.com/kgroup/assignor/workload"
-	"github.com/schollz/progressbar/v3"
 )
 
 // childEnv marks a child process (the test binary uses it; the bench binary
@@ -31,6 +30,7 @@ type config struct {
 	seed       uint64
 	out        string
 	readme     string // -readme: the file whose headline block to rewrite
+	wide       bool   // -wide: every column in the terminal table
 	full       bool
 	group      bool
 	growth     bool
@@ -70,7 +70,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	case f.render != "":
-		return render(f.render, f.readme, stdout, stderr)
+		return render(f.render, f.readme, f.wide, stdout, stderr)
 	case f.list:
 		for _, c := range contender.All() {
 			fmt.Fprintf(stdout, "%-20s %s\n", c.Key, c.Name)
@@ -86,10 +86,10 @@ func Run(args []string, stdout, stderr io.Writer) int {
 }
 
 // render redraws dir's outputs and the table from dir/results.json.
-func render(dir, readme string, stdout, stderr io.Writer) int {
+func render(dir, readme string, wide bool, stdout, stderr io.Writer) int {
 	res, err := loadJSON(dir)
 	if err == nil {
-		writeTable(stdout, res)
+		writeTable(stdout, res, wide)
 		err = writeOutputs(dir, res)
 	}
 	if err == nil && readme != "" {
@@ -117,7 +117,7 @@ func runAll(cfg config, stdout, stderr io.Writer) int {
 	if loadBefore != "" {
 		res.Env = append(res.Env, "load average (1, 5, 15 min) at start "+loadBefore+", at end "+loadAverage()+" (above 2 means other work shared the 2 cores)")
 	}
-	writeTable(stdout, res)
+	writeTable(stdout, res, cfg.wide)
 	if cfg.out != "" {
 		if err := writeOutputs(cfg.out, res); err != nil {
 			fmt.Fprintln(stderr, err)
@@ -173,18 +173,4 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " | ")
-}
-
-// newBar returns the progress bar on w.
-func newBar(total int, w io.Writer) *progressbar.ProgressBar {
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("bench"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionClearOnFinish(),
-	)
 }

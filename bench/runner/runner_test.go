@@ -56,7 +56,7 @@ func inProcess(j job) result {
 // script and checks every plan is valid and judged.
 func TestSmoke(t *testing.T) {
 	cfg := config{shapes: tiny, scenarios: workload.Scenarios(), contenders: realContenders(), scripts: workload.Scripts(),
-		scriptMax: 1000, reps: 2, cap: 10 * time.Second, seed: 1}
+		scriptMax: 1000, reps: smokeReps, cap: 10 * time.Second, seed: 1}
 	res := run(cfg, inProcess, &bytes.Buffer{})
 	if len(res.Cells) != len(tiny)*len(cfg.scenarios) {
 		t.Fatalf("got %d cells, want %d", len(res.Cells), len(tiny)*len(cfg.scenarios))
@@ -106,7 +106,7 @@ func TestSmoke(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	writeTable(&out, res)
+	writeTable(&out, res, true)
 	if strings.Contains(out.String(), "INVALID") || strings.Contains(out.String(), "ERROR") {
 		t.Errorf("table reports a problem:\n%s", out.String())
 	}
@@ -176,7 +176,7 @@ func TestCapAndInvalid(t *testing.T) {
 		t.Fatalf("broken: plan judged valid")
 	}
 	var out bytes.Buffer
-	writeTable(&out, res)
+	writeTable(&out, res, true)
 	for _, want := range []string{"INVALID PLANS", "topic-0000/0", "> cap 300ms", "not run: over the cap on " + tiny[0].Short()} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())

@@ -27,20 +27,38 @@
 //
 // # Contenders
 //
+// Each contender's Timed field says exactly what its Lead contains;
+// results.md prints them.
+//
 //   - ours-coop, ours-sticky: cooperative.Wrap(sticky.New()) and sticky.New()
 //     through package wire (oursRunner).
-//   - ours-sarama-coop: the same cooperative-sticky through the sarama adapter
-//     and sarama's own leader path (saramaRunner); in the racks scenario the
-//     leader's adapter gets the member racks (MemberRack) and replica racks
-//     (ReplicaRacks) through its options, as a sarama application would.
+//   - ours-sarama-coop, ours-sarama-sticky: the same through the sarama
+//     adapter inside sarama's own leader path (saramaRunner); the eager row's
+//     members send what sarama v1.61 eager members send (no owned
+//     partitions, generation -1, history in the sticky user data). In the
+//     racks scenario the leader's adapter gets the member racks (MemberRack)
+//     and replica racks (ReplicaRacks) through its options, as a sarama
+//     application would.
+//   - ours-franz-coop, ours-franz-sticky: the same through the franz-go
+//     adapter, run as kgo's leader runs any balancer (franzRunner).
 //   - ours-coop-core, ours-sticky-core: Assign alone on a decoded Group.
 //   - franz-coop, franz-sticky: franz-go v1.22.3's CooperativeStickyBalancer
-//     and StickyBalancer as kgo's leader runs them.
+//     and StickyBalancer as kgo's leader runs them, without the log strings
+//     kgo builds; franz-coop-log, franz-sticky-log: with them.
 //   - sarama-coop, sarama-sticky, sarama-roundrobin, sarama-range: sarama
 //     v1.61.1's strategies as sarama's leader runs them.
 //   - floor: decode every subscription and encode every assignment, nothing
 //     else: the assignment is decided in Prepare (one member per partition)
 //     and Lead groups it into each member's topic lists and writes the bytes.
+//     floor-kmsg and floor-kmsg-unsafe do the same work with kmsg's codec
+//     (ReadFrom; UnsafeReadFrom, which aliases the input).
+//
+// # Phases
+//
+// The sarama and franz-go runners time the steps of each Lead (decode,
+// plan, encode) and, for our adapters, time apart the core and, for
+// sarama, the least cost of filling its plan maps ([Phased]), for the
+// per-path breakdown of results.md.
 //
 // No peer takes racks through a public API (franz-go's rack-aware path is
 // set only by its client; sarama's strategies never read RackID), so only

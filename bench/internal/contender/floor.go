@@ -14,10 +14,10 @@ func init() {
 	Register(Contender{Key: "floor", Name: "floor (decode + encode only)", Family: "floor", Floor: true, Racks: true, Timed: "our codec decodes every subscription; an assignment decided beforehand (one member per partition) is grouped by member and topic and encoded; no assignment logic",
 		Order: 90,
 		New:   func() Runner { return &floorRunner{} }})
-	Register(Contender{Key: "floor-kmsg", Name: "floor with kmsg ReadFrom", Family: "floor", Racks: true, Timed: "the floor's work with kmsg: ConsumerMemberMetadata.ReadFrom (copies its strings, as wire does) and ConsumerMemberAssignment.AppendTo",
+	Register(Contender{Key: "floor-kmsg", Name: "floor with kmsg ReadFrom", Family: "floor", Floor: true, Racks: true, Timed: "the floor's work with kmsg: ConsumerMemberMetadata.ReadFrom (copies its strings, as wire does) and ConsumerMemberAssignment.AppendTo",
 		Order: 91,
 		New:   func() Runner { return &floorRunner{codec: codecKmsg} }})
-	Register(Contender{Key: "floor-kmsg-unsafe", Name: "floor with kmsg UnsafeReadFrom (aliases input)", Family: "floor", Racks: true, Timed: "as floor-kmsg with UnsafeReadFrom: the decoded strings alias the input bytes, which the caller must then keep unchanged (wire never aliases)",
+	Register(Contender{Key: "floor-kmsg-unsafe", Name: "floor with kmsg UnsafeReadFrom (aliases input)", Family: "floor", Floor: true, Racks: true, Timed: "as floor-kmsg with UnsafeReadFrom: the decoded strings alias the input bytes, which the caller must then keep unchanged (wire never aliases)",
 		Order: 92,
 		New:   func() Runner { return &floorRunner{codec: codecKmsgUnsafe} }})
 }

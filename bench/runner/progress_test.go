@@ -1,0 +1,30 @@
+package runner
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestProgressPlainLines: off a terminal, progress is plain lines with no
+// carriage return, and the last says every job is done.
+func TestProgressPlainLines(t *testing.T) {
+	var buf bytes.Buffer
+	p := newBar(3, &buf)
+	for range 3 {
+		if err := p.Add(1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if strings.Contains(out, "\r") {
+		t.Errorf("carriage return in %q", out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "bench: 3/3 jobs") {
+		t.Errorf("last line %q, want bench: 3/3 jobs, …", last)
+	}
+}
