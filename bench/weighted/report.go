@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// target is issue's bound on the weighted plan's heaviest load over the
+// target is the goal for the weighted plan's heaviest load over the
 // lower bound, for groups with at least targetPPM partitions per member.
 const (
 	target    = 1.10
