@@ -81,8 +81,12 @@ func realMarkdown(cfg realConfig, rs []groupResult, plotPath string) string {
 }
 
 // realPlot draws, per group (rows), each member's lag and throughput over
-// time (columns).
+// time (columns), on one lag scale for every group.
 func realPlot(rs []groupResult, path string) error {
+	var most float64
+	for _, r := range rs {
+		most = max(most, float64(maxOf(r.PeakLag)))
+	}
 	plots := make([][]*plot.Plot, len(rs))
 	for i, r := range rs {
 		lag, rate := plot.New(), plot.New()
@@ -118,7 +122,7 @@ func realPlot(rs []groupResult, path string) error {
 		rate.Add(capLine)
 		rate.Legend.Add("capacity", capLine)
 		lag.Legend.Top, lag.Legend.Left = true, true
-		lag.Y.Min, rate.Y.Min = 0, 0
+		lag.Y.Min, rate.Y.Min, lag.Y.Max = 0, 0, max(1, most*1.05)
 		plots[i] = []*plot.Plot{lag, rate}
 	}
 	img := vgimg.New(14*vg.Inch, vg.Length(5*len(rs))*vg.Inch)
