@@ -158,3 +158,26 @@ func TestLowerBoundAndLoads(t *testing.T) {
 		t.Errorf("Loads: %v, want %v", got, want)
 	}
 }
+
+func TestSkewShapes(t *testing.T) {
+	shapes := SkewShapes()
+	if first, last := shapes[0].Total(), shapes[len(shapes)-1].Total(); first != 1000 || last != 1_000_000 {
+		t.Errorf("SkewShapes run from %d to %d partitions, want 1k to 1M", first, last)
+	}
+	perMember := map[int]bool{}
+	for i, s := range shapes {
+		if i > 0 && s.Total() < shapes[i-1].Total() {
+			t.Errorf("shape %v after %v: want smallest first", s, shapes[i-1])
+		}
+		perMember[s.Total()/s.Members] = true
+	}
+	for _, want := range []int{5, 10, 100, 500} {
+		if !perMember[want] {
+			t.Errorf("no shape with %d partitions per member (have %v)", want, perMember)
+		}
+	}
+	shapes[0].Members = -1
+	if SkewShapes()[0].Members < 0 {
+		t.Error("SkewShapes shares its slice between calls")
+	}
+}

@@ -55,8 +55,11 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	mode := "full"
-	if *quick {
+	switch {
+	case *quick:
 		mode = "-quick"
+	case *maxTotal > 0:
+		mode = fmt.Sprintf("-max-partitions %d", *maxTotal)
 	}
 	header := fmt.Sprintf("Mode %s, seed %d, %s, GOMAXPROCS %d; wall time %s. Times are from a machine shared with other work: read the ratios, not the absolute times.",
 		mode, *seed, runtime.Version(), runtime.GOMAXPROCS(0), time.Since(start).Round(time.Second))

@@ -68,7 +68,9 @@ func realMarkdown(cfg realConfig, rs []groupResult, plotPath string) string {
 		"of an in-process kfake broker while one producer writes %d records/s with the workload package's hot5%% skew (5%% of the partitions carry half the load). "+
 		"Each member processes one record at a time at a fixed cost: its capacity is %.0f records/s, %.2f× the mean load per member, so the total load fits with headroom. "+
 		"The weighted group's leader is given each partition's weight from the producer's configured rate (a function supplied on the leader); count-sticky ignores weights. "+
-		"Traffic for %s after both groups are stable, sampled every %s; then the producer stops and the groups drain.\n\n",
+		"Traffic for %s after both groups are stable, sampled every %s; then the producer stops and the groups drain. "+
+		"Lag is what was produced and not yet processed, on the partitions a member holds: it includes the records fetched and queued in the member. "+
+		"Both groups run in one process on a machine shared with other work: a stall of the process shows in both groups at once.\n\n",
 		cfg.Members, cfg.Topics, cfg.Partitions, cfg.Rate, cfg.capacity(), cfg.Headroom, cfg.Duration, cfg.Sample)
 	b.WriteString("| group | heaviest member's load ÷ capacity | peak lag (records), worst member | lag at the end, worst member | records/s, busiest member | overlaps | lost | duplicates |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rs {
@@ -79,8 +81,12 @@ func realMarkdown(cfg realConfig, rs []groupResult, plotPath string) string {
 }
 
 // realPlot draws, per group (rows), each member's lag and throughput over
-// time (columns).
+// time (columns), on one lag scale for every group.
 func realPlot(rs []groupResult, path string) error {
+	var most float64
+	for _, r := range rs {
+		most = max(most, float64(maxOf(r.PeakLag)))
+	}
 	plots := make([][]*plot.Plot, len(rs))
 	for i, r := range rs {
 		lag, rate := plot.New(), plot.New()
@@ -116,7 +122,7 @@ func realPlot(rs []groupResult, path string) error {
 		rate.Add(capLine)
 		rate.Legend.Add("capacity", capLine)
 		lag.Legend.Top, lag.Legend.Left = true, true
-		lag.Y.Min, rate.Y.Min = 0, 0
+		lag.Y.Min, rate.Y.Min, lag.Y.Max = 0, 0, max(1, most*1.05)
 		plots[i] = []*plot.Plot{lag, rate}
 	}
 	img := vgimg.New(14*vg.Inch, vg.Length(5*len(rs))*vg.Inch)

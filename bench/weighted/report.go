@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// target is issue's bound on the weighted plan's heaviest load over the
+// target is the goal for the weighted plan's heaviest load over the
 // lower bound, for groups with at least targetPPM partitions per member.
 const (
 	target    = 1.10
@@ -39,6 +39,7 @@ func writeMarkdown(w io.Writer, cells []cell, es []entrant, header string) error
 	b.WriteString("(one below the count-balanced band by default). The 'limited' figures divide by the larger of the two bounds ")
 	b.WriteString("(identical subscriptions only; with mixed ones the simple bound).\n\n")
 	summary(&b, cells, es)
+	movesTable(&b, cells, es)
 	timeTable(&b, cells)
 	allCells(&b, cells)
 	_, err := io.WriteString(w, b.String())
@@ -84,6 +85,33 @@ func summary(b *strings.Builder, cells []cell, es []entrant) {
 	b.WriteString("\n")
 }
 
+// movesTable gives, per contender, the weight the join moved over the
+// joining member's load, over every cell.
+func movesTable(b *strings.Builder, cells []cell, es []entrant) {
+	b.WriteString("## Weight moved when one member joins\n\n")
+	b.WriteString("The weight the join took from its owners over the joining member's load after the join, which is the least a plan moves ")
+	b.WriteString("when it moves weight only to the new member (1.00: no more weight moved than the new balance needs), over every cell.\n\n")
+	b.WriteString("| contender | cells | median | worst | worst cell |\n|---|---|---|---|---|\n")
+	for _, e := range es {
+		var xs []float64
+		worst, where := 0.0, ""
+		for _, c := range cells {
+			if r := find(c, e.Key); r != nil {
+				x := ratio(float64(r.MovedWeight), float64(r.Joiner))
+				xs = append(xs, x)
+				if x > worst {
+					worst, where = x, fmt.Sprintf("%s %v: %d partitions, %.1f%% of the weight", c.Load.Name, c.Shape, r.Moves, 100*ratio(float64(r.MovedWeight), float64(r.Total)))
+				}
+			}
+		}
+		if len(xs) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %d | %.2f | %.2f | %s |\n", e.Name, len(xs), median(xs), worst, where)
+	}
+	b.WriteString("\n")
+}
+
 // timeTable compares ours weighted with ours count-sticky, cell by cell.
 func timeTable(b *strings.Builder, cells []cell) {
 	b.WriteString("## Time and allocations: ours weighted over ours count-sticky\n\n")
@@ -108,19 +136,21 @@ func timeTable(b *strings.Builder, cells []cell) {
 // allCells lists every measurement.
 func allCells(b *strings.Builder, cells []cell) {
 	b.WriteString("## Every cell\n\n")
-	b.WriteString("Moves: partitions the join took from their owners, and their share of the total weight. ")
+	b.WriteString("Moves: partitions the join took from their owners, their share of the total weight, ")
+	b.WriteString("and that weight over the joining member's load after the join (the least any plan moves if it moves only to the new member: 1.00 is no more weight moved than the new balance needs). ")
 	b.WriteString("Time and allocations: the fresh rebalance's Lead.\n\n")
-	b.WriteString("| workload | shape | partitions per member | contender | fresh: heaviest ÷ bound | join: heaviest ÷ bound | fresh, join: ÷ limited bound | join moves | weight moved | fresh time | join time | fresh allocs | fresh bytes |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| workload | shape | partitions per member | contender | fresh: heaviest ÷ bound | join: heaviest ÷ bound | fresh, join: ÷ limited bound | join moves | weight moved | ÷ joiner's load | fresh time | join time | fresh allocs | fresh bytes |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, c := range cells {
 		for _, r := range c.Rows {
 			lead := fmt.Sprintf("| %s | %v | %.0f | %s ", c.Load.Name, c.Shape, perMember(c), r.Name)
 			if r.Skipped != "" {
-				fmt.Fprintf(b, "%s| %s | | | | | | | | |\n", lead, r.Skipped)
+				fmt.Fprintf(b, "%s| %s | | | | | | | | | |\n", lead, r.Skipped)
 				continue
 			}
-			fmt.Fprintf(b, "%s| %s | %s | %.3f, %.3f | %d | %.2f%% | %s | %s | %d | %s |\n", lead,
+			fmt.Fprintf(b, "%s| %s | %s | %.3f, %.3f | %d | %.2f%% | %.2f | %s | %s | %d | %s |\n", lead,
 				judged(r.Fresh), judged(r.Join), r.Fresh.LimitedRatio, r.Join.LimitedRatio, r.Moves, 100*ratio(float64(r.MovedWeight), float64(r.Total)),
+				ratio(float64(r.MovedWeight), float64(r.Joiner)),
 				dur(r.Fresh.Median), dur(r.Join.Median), r.Fresh.Allocs, mb(r.Fresh.Bytes))
 		}
 	}

@@ -56,6 +56,9 @@ type row struct {
 	Moves       int
 	MovedWeight int64
 	Total       int64
+	// Joiner is the load the joining member holds after the join: the
+	// least weight any plan must move to it, if it moves nothing else.
+	Joiner int64
 }
 
 // cell is one workload on one shape.
@@ -119,6 +122,12 @@ func runEntrant(e entrant, c workload.Case, b budget) (row, error) {
 	}
 	r.Join = p
 	r.Moves, r.MovedWeight, r.Total = moved(c.Topics, after, joined)
+	loads := workload.Loads(c.Topics, measure.Plan(after, joined))
+	for _, m := range after {
+		if m.Generation == assignor.NoGeneration {
+			r.Joiner = loads[m.ID]
+		}
+	}
 	return r, nil
 }
 
