@@ -100,8 +100,10 @@
 // the follow-up round of a cooperative rebalance, only the withheld ones.
 // A member that holds nothing though its band is at least 1, and that what
 // nobody owns does not bring to its minimum count, has joined (the solver
-// never leaves such a member empty), and then the plan is settled to the
-// band of the best. (In the follow-up round of a cooperative join, the
+// never leaves such a member empty), and then partitions move, fewest
+// first, until the newcomer has its share and the loads are within the band
+// of the best; the plan from scratch replaces that settled plan only if its
+// heaviest load is more than the margin better. (In the follow-up round of a cooperative join, the
 // member that joined holds nothing yet, but the withheld partitions bring
 // it to its minimum: that round only places them, so the group settles in
 // two rounds.)

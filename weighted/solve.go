@@ -175,7 +175,12 @@ func (s *solver) withMargin(best int64) int64 {
 //     The target is first the lower bounds (a plan within the band of them
 //     is within the band of the optimum) and, if that fails, with its moves
 //     undone, the loads of the plan from scratch. The settled plan is the
-//     answer unless the plan from scratch beats it by more than the band.
+//     answer unless the plan from scratch beats it by more than the band
+//     and, after a join, its heaviest load is also more than the margin
+//     above the best: once the newcomer has its share, the hysteresis
+//     applies as it does to unchanged members (a plan from scratch can
+//     differ from the owners' in most partitions for a balance a few
+//     percent better).
 func (s *solver) run() []int32 {
 	if s.owner == nil {
 		fresh, _ := s.fresh()
@@ -211,6 +216,11 @@ func (s *solver) run() []int32 {
 	sr := s.newSearch(keep, s.budget())
 	sr.settleBoth(best.max+s.tolerance(best.max), s.squaresCap(best.squares), fresh.load)
 	if s.compare(s.score(keep), s.score(fresh), s.tolerance(best.max)) <= 0 {
+		return keep.holder
+	}
+	if joined && keep.maxLoad() <= s.withMargin(best.max) {
+		// The joiner has its share and the settled plan is within the
+		// margin of the best: hysteresis, as for unchanged members.
 		return keep.holder
 	}
 	return fresh.holder

@@ -111,12 +111,23 @@ func TestLargeHysteresis(t *testing.T) {
 // load is the least weight a balanced plan must move. The test reports, per
 // workload, the partitions moved, the weight moved over the newcomer's
 // load, and the heaviest load over the lower bound after the join; it
-// asserts that the weight moved is within 1.25 of the newcomer's load and
-// the heaviest load within 1.10 of the bound.
+// asserts that the weight moved is within 1.25 of the newcomer's load (on
+// the small shape: that at most four partitions move per partition the
+// newcomer gets) and the heaviest load within 1.10 of the bound.
 func TestLargeJoin(t *testing.T) {
 	t.Logf("%-14s %7s %10s %12s %12s %9s", "workload", "moves", "count-need", "moved/new", "new/mean", "max/bound")
-	for _, w := range workloads() {
-		sh := largeShapes()[0]
+	// The large shape, and a small one of five partitions per member, where
+	// the plan from scratch differs from the owners' in most partitions.
+	for _, sh := range []shape{largeShapes()[0], {topics: 10, partitionsPerTopic: 100, members: 200}} {
+		for _, w := range workloads() {
+			joinOneMeasured(t, w, sh)
+		}
+	}
+}
+
+// joinOneMeasured is TestLargeJoin on one workload and shape.
+func joinOneMeasured(t *testing.T, w workload, sh shape) {
+	{
 		t.Run(fmt.Sprintf("%s/%s", w, sh), func(t *testing.T) {
 			g := w.build(sh, 16)
 			joined := joinOne(g, mustSolve(t, g, defaultConfig()))
@@ -131,8 +142,14 @@ func TestLargeJoin(t *testing.T) {
 			bound := max(simpleBound(joined), countBound(joined, defaultConfig()), subscriptionBound(joined, defaultConfig()))
 			t.Logf("%-14s %7d %10d %12.4f %12.4f %9.4f", w, moves, count[g.members], ratio(weight, newcomer),
 				ratio(newcomer*int64(joined.members), total), ratio(maxOf(load), bound))
-			if weight*100 > newcomer*125 {
+			switch perMember := sh.partitions() / sh.members; {
+			case perMember >= 10 && weight*100 > newcomer*125:
 				t.Errorf("moved weight %d, %.2f× the newcomer's load %d", weight, ratio(weight, newcomer), newcomer)
+			case perMember < 10 && moves > 4*int(count[g.members]):
+				// With a handful of partitions per member the newcomer's
+				// load is a few partitions' worth and a swap or two to
+				// rebalance weighs as much: bound the partitions instead.
+				t.Errorf("%d partitions moved for a newcomer given %d", moves, count[g.members])
 			}
 			if maxOf(load)*100 > bound*110 {
 				t.Errorf("heaviest load %.4f× the bound after the join", ratio(maxOf(load), bound))
