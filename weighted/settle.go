@@ -37,7 +37,11 @@ func (r rating) compare(q rating) int {
 // nearer its goal without passing the other's. Both only ever pass d with
 // 0 < d < load[a] − load[b], so squares fall at every step.
 func (sr *search) settle(target int64, squaresCap wide, goal []int64) bool {
+	pace := sr.newPace(target)
 	for sr.budget > 0 {
+		if pace.behind(sr) {
+			return false
+		}
 		a := sr.top()
 		if a < 0 {
 			return true
@@ -58,6 +62,51 @@ func (sr *search) settle(target int64, squaresCap wide, goal []int64) bool {
 		sr.apply(o)
 	}
 	return sr.pl.maxLoad() <= target && !squaresCap.less(sr.pl.squares())
+}
+
+// paceChecks is how many times in its budget settle checks its pace.
+const paceChecks = 8
+
+// pace tracks settle's progress towards the target: the excess, the
+// weight above target summed over the members, must reach 0.
+type pace struct {
+	target       int64
+	start, check int64 // the budget at the start, and at the next check
+	excess       int64 // at the start
+}
+
+func (sr *search) newPace(target int64) pace {
+	return pace{target: target, start: sr.budget, check: sr.budget - sr.budget/paceChecks, excess: sr.excess(target)}
+}
+
+// behind reports, at each eighth of the budget, whether the excess falls
+// too slowly to reach 0 before the budget runs out at the rate it has
+// fallen so far. Settling from a plan far off balance (an owners' plan
+// made by another assignor) takes many more operations than the budget
+// allows; the rate only slows as the heaviest members run out of good
+// operations, so stopping early loses nothing but the work.
+func (p *pace) behind(sr *search) bool {
+	if sr.budget > p.check || p.excess == 0 {
+		return false
+	}
+	p.check -= max(1, p.start/paceChecks)
+	excess := sr.excess(p.target)
+	if excess == 0 {
+		return false
+	}
+	used := p.start - sr.budget
+	fallen := max(0, p.excess-excess)
+	reach := wide{0, uint64(fallen)}.times(max(0, sr.budget))
+	return reach.less(wide{0, uint64(excess)}.times(used))
+}
+
+// excess returns the weight above target summed over the members.
+func (sr *search) excess(target int64) int64 {
+	var sum int64
+	for _, m := range sr.byLoad {
+		sum += max(0, sr.pl.load[m]-target)
+	}
+	return sum
 }
 
 // settleBoth settles first with rack-safe operations only, when racks are
