@@ -86,7 +86,8 @@ func (sr *search) lowerTop() bool {
 // with it, until the budget is down to floor; it reports whether it applied an operation, and
 // whether one of them let the heaviest member improve.
 func (sr *search) sweep(band, floor int64) (progress, unstuck bool) {
-	order := append([]int32(nil), sr.byLoad...)
+	sr.order = append(sr.order[:0], sr.byLoad...)
+	order := sr.order
 	for i := len(order) - 1; i >= 0 && sr.budget > floor; i-- {
 		a := order[i]
 		tried := 0

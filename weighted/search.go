@@ -26,6 +26,7 @@ type search struct {
 	stampA, stampB []int32 // per set: marks of the sets of a and b
 	stamp          int32
 	xs, ys         []int32 // scratch: a's partitions b may take, and b's a may
+	order          []int32 // scratch of sweep
 	chainXs        []int32 // scratch of lowerTopByChain and bestChain
 	chainYs        []int32
 	chainZs        []int32
