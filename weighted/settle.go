@@ -65,7 +65,7 @@ func (sr *search) settle(target int64, squaresCap wide, goal []int64) bool {
 }
 
 // paceChecks is how many times in its budget settle checks its pace.
-const paceChecks = 8
+const paceChecks = 16
 
 // pace tracks settle's progress towards the target: the excess, the
 // weight above target summed over the members, must reach 0.
@@ -79,12 +79,14 @@ func (sr *search) newPace(target int64) pace {
 	return pace{target: target, start: sr.budget, check: sr.budget - sr.budget/paceChecks, excess: sr.excess(target)}
 }
 
-// behind reports, at each eighth of the budget, whether the excess falls
-// too slowly to reach 0 before the budget runs out at the rate it has
-// fallen so far. Settling from a plan far off balance (an owners' plan
+// behind reports, at each paceChecks-th of the budget, whether the excess
+// falls too slowly to reach 0 before the budget runs out, at the rate it
+// has fallen so far. Settling from a plan far off balance (an owners' plan
 // made by another assignor) takes many more operations than the budget
-// allows; the rate only slows as the heaviest members run out of good
-// operations, so stopping early loses nothing but the work.
+// allows, and the rate tends to slow as the heaviest members run out of
+// good operations: a settle that is behind would fail anyway, and the
+// solver then takes the plan from scratch, as it would have. Stopping
+// early saves the rest of the budget.
 func (p *pace) behind(sr *search) bool {
 	if sr.budget > p.check || p.excess == 0 {
 		return false
