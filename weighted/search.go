@@ -22,6 +22,8 @@ type search struct {
 	log      bool  // keep the applied operations, for undo
 	applied  []op
 	squares  wide // the plan's sum of squared loads, kept by apply
+	behind   rate // set when settle stops because it fell behind its pace
+	prior    rate // the rate of an earlier settle from the same plan, if any
 
 	stampA, stampB []int32 // per set: marks of the sets of a and b
 	stamp          int32

@@ -38,6 +38,9 @@ func (r rating) compare(q rating) int {
 // 0 < d < load[a] − load[b], so squares fall at every step.
 func (sr *search) settle(target int64, squaresCap wide, goal []int64) bool {
 	pace := sr.newPace(target)
+	if pace.outpaced(sr) {
+		return false
+	}
 	for sr.budget > 0 {
 		if pace.behind(sr) {
 			return false
@@ -96,10 +99,30 @@ func (p *pace) behind(sr *search) bool {
 	if excess == 0 {
 		return false
 	}
-	used := p.start - sr.budget
-	fallen := max(0, p.excess-excess)
-	reach := wide{0, uint64(fallen)}.times(max(0, sr.budget))
-	return reach.less(wide{0, uint64(excess)}.times(used))
+	r := rate{fallen: max(0, p.excess-excess), used: p.start - sr.budget}
+	if r.short(excess, sr.budget) {
+		sr.behind = r
+		return true
+	}
+	return false
+}
+
+// outpaced reports whether the rate at which an earlier settle from the
+// same plan fell behind (sr.prior) cannot clear the excess with the whole
+// budget: after the settle toward the lower bounds falls behind, the one
+// toward the plan from scratch, from the same plan and with a target no
+// lower, would too.
+func (p *pace) outpaced(sr *search) bool {
+	return sr.prior.used > 0 && p.excess > 0 && sr.prior.short(p.excess, sr.budget)
+}
+
+// rate is how much the excess fell (fallen) for the budget used.
+type rate struct{ fallen, used int64 }
+
+// short reports whether budget more at rate r leaves some of excess.
+func (r rate) short(excess, budget int64) bool {
+	reach := wide{0, uint64(r.fallen)}.times(max(0, budget))
+	return reach.less(wide{0, uint64(excess)}.times(r.used))
 }
 
 // excess returns the weight above target summed over the members.

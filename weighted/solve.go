@@ -176,6 +176,9 @@ func (s *solver) withMargin(best int64) int64 {
 //     is within the band of the optimum) and, if that fails, with its moves
 //     undone, the loads of the plan from scratch. The settled plan is the
 //     answer unless the plan from scratch beats it by more than the band.
+//     A settle stops when its pace shows it cannot reach its target within
+//     its budget, and the second one does not start when the first one's
+//     pace, from the same plan, could not clear its excess.
 func (s *solver) run() []int32 {
 	if s.owner == nil {
 		fresh, _ := s.fresh()
@@ -194,6 +197,7 @@ func (s *solver) run() []int32 {
 	}
 	var fresh *plan
 	var best score
+	var prior rate
 	if !joined {
 		fresh, best = s.fresh()
 		if keep.maxLoad() <= s.withMargin(best.max) {
@@ -206,9 +210,11 @@ func (s *solver) run() []int32 {
 			return keep.holder
 		}
 		sr.undo()
+		prior = sr.behind
 		fresh, best = s.fresh()
 	}
 	sr := s.newSearch(keep, s.budget())
+	sr.prior = prior
 	sr.settleBoth(best.max+s.tolerance(best.max), s.squaresCap(best.squares), fresh.load)
 	if s.compare(s.score(keep), s.score(fresh), s.tolerance(best.max)) <= 0 {
 		return keep.holder
