@@ -169,8 +169,10 @@ func (sr *search) bestPair(a, b int32) (op, bool) {
 	}
 	j := 0
 	for _, x := range xs {
+		// A swap of x passes d < w(x), worth min(d, gap − d) < w(x): once
+		// w(x) is no more than the best value, no lighter x can beat it.
 		wx := pl.weight[x]
-		if bestValue == half || wx == 0 {
+		if bestValue == half || wx <= bestValue {
 			break
 		}
 		for j < len(ys) && pl.weight[ys[j]] > wx-half {
