@@ -86,7 +86,8 @@ func (sr *search) lowerTop() bool {
 // with it, until the budget is down to floor; it reports whether it applied an operation, and
 // whether one of them let the heaviest member improve.
 func (sr *search) sweep(band, floor int64) (progress, unstuck bool) {
-	order := append([]int32(nil), sr.byLoad...)
+	sr.order = append(sr.order[:0], sr.byLoad...)
+	order := sr.order
 	for i := len(order) - 1; i >= 0 && sr.budget > floor; i-- {
 		a := order[i]
 		tried := 0
@@ -168,8 +169,10 @@ func (sr *search) bestPair(a, b int32) (op, bool) {
 	}
 	j := 0
 	for _, x := range xs {
+		// A swap of x passes d < w(x), worth min(d, gap − d) < w(x): once
+		// w(x) is no more than the best value, no lighter x can beat it.
 		wx := pl.weight[x]
-		if bestValue == half || wx == 0 {
+		if bestValue == half || wx <= bestValue {
 			break
 		}
 		for j < len(ys) && pl.weight[ys[j]] > wx-half {

@@ -164,7 +164,11 @@
 // operations that move no owned partition, then that finish the job, then
 // the least weight; then the squares are brought into the band the same
 // way. The settled plan wins unless the plan from scratch beats it by more
-// than the band.
+// than the band. A settle checks its pace sixteen times in its budget and
+// stops when, at the rate the weight above the target has fallen so far,
+// the budget left cannot clear it (an owners' plan far off balance, made by
+// a count-balancing assignor, would take many times the budget): the plan
+// from scratch is then the answer, as it would have been.
 //
 // # Example
 //

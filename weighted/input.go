@@ -22,15 +22,12 @@ func inputOf(ix *dense.Index, def int64, ignoreRacks bool) (*group, error) {
 	n := ix.NumPartitions()
 	g := &group{members: len(ix.Members), subscribers: ix.Subscribers}
 	g.topic = make([]int32, n)
-	g.owner = make([]int32, n)
 	for t := range ix.Topics {
 		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
 			g.topic[p] = int32(t)
 		}
 	}
-	for p, o := range ix.Owner {
-		g.owner[p] = max(o, -1)
-	}
+	g.owner = ownersOf(ix.Owner)
 	var err error
 	if g.weight, err = weightsOf(ix, def); err != nil {
 		return nil, err
@@ -39,6 +36,20 @@ func inputOf(ix *dense.Index, def int64, ignoreRacks bool) (*group, error) {
 		readRacks(ix, g)
 	}
 	return g, nil
+}
+
+// ownersOf returns the owner of every flat partition, -1 for none, or nil
+// when no partition has one (a fresh group).
+func ownersOf(owner []int32) []int32 {
+	first := slices.IndexFunc(owner, func(o int32) bool { return o >= 0 })
+	if first < 0 {
+		return nil
+	}
+	out := make([]int32, len(owner))
+	for p, o := range owner {
+		out[p] = max(o, -1)
+	}
+	return out
 }
 
 // weightsOf returns the weight of every flat partition, unknown weights

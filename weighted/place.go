@@ -97,19 +97,19 @@ const radixDigit = 11
 // radixByWeight sorts parts, ascending, by weight (below 2^32) descending,
 // and fills weights alongside: an LSD radix sort of the digits of ^weight
 // that not all weights share. Stable, so equal weights stay in partition
-// order.
+// order. weights (as long as parts) serves as the sort's second buffer.
 func radixByWeight(parts []int32, weights, weight []int64) {
 	const digits, mask = (32 + radixDigit - 1) / radixDigit, 1<<radixDigit - 1
-	keys := make([]uint64, len(parts))
+	keys := make([]int64, len(parts))
 	var counts [digits][1<<radixDigit + 1]int
 	for i, p := range parts {
 		k := uint64(^uint32(weight[p]))<<32 | uint64(uint32(p))
-		keys[i] = k
+		keys[i] = int64(k)
 		for d := range digits {
 			counts[d][k>>(32+d*radixDigit)&mask+1]++
 		}
 	}
-	buf := make([]uint64, len(parts))
+	buf := weights[:len(parts)]
 	for d := range digits {
 		shift, count := uint(32+d*radixDigit), &counts[d]
 		if slices.Contains(count[:], len(parts)) {
@@ -119,7 +119,7 @@ func radixByWeight(parts []int32, weights, weight []int64) {
 			count[i] += count[i-1]
 		}
 		for _, k := range keys {
-			digit := k >> shift & mask
+			digit := uint64(k) >> shift & mask
 			buf[count[digit]] = k
 			count[digit]++
 		}
@@ -127,7 +127,7 @@ func radixByWeight(parts []int32, weights, weight []int64) {
 	}
 	for i, k := range keys {
 		parts[i] = int32(uint32(k))
-		weights[i] = int64(^uint32(k >> 32))
+		weights[i] = int64(^uint32(uint64(k) >> 32))
 	}
 }
 

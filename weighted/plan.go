@@ -19,7 +19,8 @@ type plan struct {
 }
 
 // newPlan returns an empty plan, member m's list sized for capacity[m]
-// partitions (it grows beyond if it must).
+// partitions and one more, which a swap holds for a moment (it grows
+// beyond if it must).
 func newPlan(weight []int64, members int, capacity []int32) *plan {
 	pl := &plan{
 		weight: weight,
@@ -34,13 +35,13 @@ func newPlan(weight []int64, members int, capacity []int32) *plan {
 	}
 	var total int
 	for _, c := range capacity {
-		total += int(c)
+		total += int(c) + 1
 	}
 	backing := make([]int32, total)
 	at := 0
 	for m, c := range capacity {
-		pl.held[m] = backing[at : at : at+int(c)]
-		at += int(c)
+		pl.held[m] = backing[at : at : at+int(c)+1]
+		at += int(c) + 1
 	}
 	return pl
 }

@@ -22,10 +22,13 @@ type search struct {
 	log      bool  // keep the applied operations, for undo
 	applied  []op
 	squares  wide // the plan's sum of squared loads, kept by apply
+	behind   rate // set when settle stops because it fell behind its pace
+	prior    rate // the rate of an earlier settle from the same plan, if any
 
 	stampA, stampB []int32 // per set: marks of the sets of a and b
 	stamp          int32
 	xs, ys         []int32 // scratch: a's partitions b may take, and b's a may
+	order          []int32 // scratch of sweep
 	chainXs        []int32 // scratch of lowerTopByChain and bestChain
 	chainYs        []int32
 	chainZs        []int32

@@ -37,7 +37,14 @@ func (r rating) compare(q rating) int {
 // nearer its goal without passing the other's. Both only ever pass d with
 // 0 < d < load[a] − load[b], so squares fall at every step.
 func (sr *search) settle(target int64, squaresCap wide, goal []int64) bool {
+	pace := sr.newPace(target)
+	if pace.outpaced(sr) {
+		return false
+	}
 	for sr.budget > 0 {
+		if pace.behind(sr) {
+			return false
+		}
 		a := sr.top()
 		if a < 0 {
 			return true
@@ -58,6 +65,73 @@ func (sr *search) settle(target int64, squaresCap wide, goal []int64) bool {
 		sr.apply(o)
 	}
 	return sr.pl.maxLoad() <= target && !squaresCap.less(sr.pl.squares())
+}
+
+// paceChecks is how many times in its budget settle checks its pace.
+const paceChecks = 16
+
+// pace tracks settle's progress towards the target: the excess, the
+// weight above target summed over the members, must reach 0.
+type pace struct {
+	target       int64
+	start, check int64 // the budget at the start, and at the next check
+	excess       int64 // at the start
+}
+
+func (sr *search) newPace(target int64) pace {
+	return pace{target: target, start: sr.budget, check: sr.budget - sr.budget/paceChecks, excess: sr.excess(target)}
+}
+
+// behind reports, at each paceChecks-th of the budget, whether the excess
+// falls too slowly to reach 0 before the budget runs out, at the rate it
+// has fallen so far. Settling from a plan far off balance (an owners' plan
+// made by another assignor) takes many more operations than the budget
+// allows, and the rate tends to slow as the heaviest members run out of
+// good operations: a settle that is behind would fail anyway, and the
+// solver then takes the plan from scratch, as it would have. Stopping
+// early saves the rest of the budget.
+func (p *pace) behind(sr *search) bool {
+	if sr.budget > p.check || p.excess == 0 {
+		return false
+	}
+	p.check -= max(1, p.start/paceChecks)
+	excess := sr.excess(p.target)
+	if excess == 0 {
+		return false
+	}
+	r := rate{fallen: max(0, p.excess-excess), used: p.start - sr.budget}
+	if r.short(excess, sr.budget) {
+		sr.behind = r
+		return true
+	}
+	return false
+}
+
+// outpaced reports whether the rate at which an earlier settle from the
+// same plan fell behind (sr.prior) cannot clear the excess with the whole
+// budget: after the settle toward the lower bounds falls behind, the one
+// toward the plan from scratch, from the same plan and with a target no
+// lower, would too.
+func (p *pace) outpaced(sr *search) bool {
+	return sr.prior.used > 0 && p.excess > 0 && sr.prior.short(p.excess, sr.budget)
+}
+
+// rate is how much the excess fell (fallen) for the budget used.
+type rate struct{ fallen, used int64 }
+
+// short reports whether budget more at rate r leaves some of excess.
+func (r rate) short(excess, budget int64) bool {
+	reach := wide{0, uint64(r.fallen)}.times(max(0, budget))
+	return reach.less(wide{0, uint64(excess)}.times(r.used))
+}
+
+// excess returns the weight above target summed over the members.
+func (sr *search) excess(target int64) int64 {
+	var sum int64
+	for _, m := range sr.byLoad {
+		sum += max(0, sr.pl.load[m]-target)
+	}
+	return sum
 }
 
 // settleBoth settles first with rack-safe operations only, when racks are
@@ -87,7 +161,8 @@ func (sr *search) bestToward(a int32, target int64) (op, bool) {
 			break
 		}
 		need, room := sr.pl.load[a]-target, target-lb
-		o, r, ok := sr.bestWithin(a, b, room, func(d int64) (int, int64) {
+		bound := ceiling{bestRating, found}
+		o, r, ok := sr.bestWithin(a, b, room, bound, func(d int64) (int, int64) {
 			if d >= need {
 				return 0, d
 			}
@@ -96,7 +171,7 @@ func (sr *search) bestToward(a int32, target int64) (op, bool) {
 		if found {
 			looked++
 		}
-		if ok && (!found || r.compare(bestRating) < 0) {
+		if ok {
 			best, bestRating, found = o, r, true
 		}
 	}
@@ -122,13 +197,13 @@ func (sr *search) bestSpread(target int64, goal []int64) (op, bool) {
 				aim = (la - lb) / 2
 			}
 			aim = min(aim, room)
-			o, r, ok := sr.bestWithin(a, b, room, func(d int64) (int, int64) {
+			o, r, ok := sr.bestWithin(a, b, room, ceiling{bestRating, found}, func(d int64) (int, int64) {
 				if d > aim {
 					return 1, d - aim
 				}
 				return 1, aim - d
 			}, aim)
-			if ok && (!found || r.compare(bestRating) < 0) {
+			if ok {
 				best, bestRating, found = o, r, true
 			}
 		}
@@ -136,48 +211,50 @@ func (sr *search) bestSpread(target int64, goal []int64) (op, bool) {
 	return best, found
 }
 
+// ceiling is the rating an operation must beat, when set: the best found
+// so far with other partners.
+type ceiling struct {
+	rating
+	set bool
+}
+
 // bestWithin returns the best-rated operation between a and b passing a
-// weight d with 0 < d <= room, looking at the candidates nearest the two
-// aims (for moves, and for swaps for each of a's partitions); classify
-// gives a candidate's class and miss.
-func (sr *search) bestWithin(a, b int32, room int64, classify func(d int64) (int, int64), aims ...int64) (op, rating, bool) {
-	pl, s := sr.pl, sr.s
+// weight d with 0 < d <= room that beats bound, looking at the candidates
+// nearest the two aims (for moves, and for swaps for each of a's
+// partitions); classify gives a candidate's class and miss. Candidates
+// whose cost alone loses to bound (or to a move already found) are not
+// looked at: the least cost a move or a swap can have is known from one
+// pass over the two lists, and cost is what ratings compare first.
+func (sr *search) bestWithin(a, b int32, room int64, bound ceiling, classify func(d int64) (int, int64), aims ...int64) (op, rating, bool) {
+	pl := sr.pl
 	if room <= 0 || !sr.lists(a, b) {
 		return op{}, rating{}, false
 	}
-	var best op
-	var bestRating rating
-	found := false
+	best, bestRating, found := op{}, bound.rating, bound.set
+	improved := false
 	offer := func(x, y int32) {
-		d, moved := pl.weight[x], int64(0)
-		cost := s.moveCost(x, a, b)
-		if cost > 0 {
-			moved += pl.weight[x]
-		}
+		d := pl.weight[x]
 		if y >= 0 {
 			d -= pl.weight[y]
-			c := s.moveCost(y, b, a)
-			if c > 0 {
-				moved += pl.weight[y]
-			}
-			cost += c
 		}
 		if d <= 0 || d > room {
 			return
 		}
+		cost, moved := sr.costOf(x, y, a, b)
 		class, miss := classify(d)
 		r := rating{cost, class, moved, miss}
 		if found && r.compare(bestRating) >= 0 {
 			return
 		}
 		if o := (op{a, b, x, y, d}); sr.safe(o) {
-			best, bestRating, found = o, r, true
+			best, bestRating, found, improved = o, r, true, true
 		}
 	}
+	minX, minY := sr.leastCosts(a, b)
 	w := sr.window()
 	xs, ys := sr.xs, sr.ys
 	for _, aim := range aims {
-		if sr.canMove(a, b) {
+		if sr.canMove(a, b) && (!found || minX <= bestRating.cost) {
 			i := sr.firstAtMost(xs, aim)
 			for k := max(0, i-w); k < min(len(xs), i+w); k++ {
 				offer(xs[k], -1)
@@ -185,6 +262,9 @@ func (sr *search) bestWithin(a, b int32, room int64, classify func(d int64) (int
 		}
 		j := 0
 		for _, x := range xs {
+			if found && minX+minY > bestRating.cost {
+				break // no swap can cost as little
+			}
 			wx := pl.weight[x]
 			if wx == 0 {
 				break
@@ -196,21 +276,66 @@ func (sr *search) bestWithin(a, b int32, room int64, classify func(d int64) (int
 				offer(x, ys[k])
 			}
 		}
-		if s.owner != nil {
-			sr.offerFree(a, b, aim, w, offer)
+		sr.offerFree(a, b, aim, w, minX, minY, offer)
+	}
+	return best, bestRating, improved
+}
+
+// costOf returns the cost in moves of passing x from a to b and, for a
+// swap (y >= 0), y from b to a, and the weight it takes off owners.
+func (sr *search) costOf(x, y, a, b int32) (int, int64) {
+	s, pl := sr.s, sr.pl
+	cost, moved := s.moveCost(x, a, b), int64(0)
+	if cost > 0 {
+		moved += pl.weight[x]
+	}
+	if y >= 0 {
+		c := s.moveCost(y, b, a)
+		if c > 0 {
+			moved += pl.weight[y]
+		}
+		cost += c
+	}
+	return cost, moved
+}
+
+// leastCosts returns the least cost of passing one of xs from a to b and
+// of passing one of ys from b to a (0 and 0 without owners).
+func (sr *search) leastCosts(a, b int32) (minX, minY int) {
+	s := sr.s
+	if s.owner == nil {
+		return 0, 0
+	}
+	minX, minY = 1, 1
+	for _, x := range sr.xs {
+		if minX = min(minX, s.moveCost(x, a, b)); minX < 0 {
+			break
 		}
 	}
-	return best, bestRating, found
+	for _, y := range sr.ys {
+		if minY = min(minY, s.moveCost(y, b, a)); minY < 0 {
+			break
+		}
+	}
+	return minX, minY
 }
 
 // offerFree offers the operations around aim that pass a free partition
 // (one not with its owner, which moves at no cost) either way: a free x
 // alone or with the ys nearest w(x) − aim, and a free y with the xs nearest
-// w(y) + aim. The windows around the aim alone may miss them.
-func (sr *search) offerFree(a, b int32, aim int64, w int, offer func(x, y int32)) {
+// w(y) + aim. The windows around the aim alone may miss them. minX and
+// minY are the least costs (see leastCosts): a side with none free is
+// skipped.
+func (sr *search) offerFree(a, b int32, aim int64, w, minX, minY int, offer func(x, y int32)) {
 	pl, s := sr.pl, sr.s
 	xs, ys := sr.xs, sr.ys
+	if s.owner == nil {
+		return
+	}
 	for _, x := range xs {
+		if minX > 0 {
+			break
+		}
 		if s.moveCost(x, a, b) > 0 {
 			continue
 		}
@@ -223,6 +348,9 @@ func (sr *search) offerFree(a, b int32, aim int64, w int, offer func(x, y int32)
 		}
 	}
 	for _, y := range ys {
+		if minY > 0 {
+			break
+		}
 		if s.moveCost(y, b, a) > 0 {
 			continue
 		}

@@ -181,6 +181,9 @@ func (s *solver) withMargin(best int64) int64 {
 //     applies as it does to unchanged members (a plan from scratch can
 //     differ from the owners' in most partitions for a balance a few
 //     percent better).
+//     A settle stops when its pace shows it cannot reach its target within
+//     its budget, and the second one does not start when the first one's
+//     pace, from the same plan, could not clear its excess.
 func (s *solver) run() []int32 {
 	if s.owner == nil {
 		fresh, _ := s.fresh()
@@ -199,6 +202,7 @@ func (s *solver) run() []int32 {
 	}
 	var fresh *plan
 	var best score
+	var prior rate
 	if !joined {
 		fresh, best = s.fresh()
 		if keep.maxLoad() <= s.withMargin(best.max) {
@@ -211,9 +215,11 @@ func (s *solver) run() []int32 {
 			return keep.holder
 		}
 		sr.undo()
+		prior = sr.behind
 		fresh, best = s.fresh()
 	}
 	sr := s.newSearch(keep, s.budget())
+	sr.prior = prior
 	sr.settleBoth(best.max+s.tolerance(best.max), s.squaresCap(best.squares), fresh.load)
 	if s.compare(s.score(keep), s.score(fresh), s.tolerance(best.max)) <= 0 {
 		return keep.holder
