@@ -38,7 +38,7 @@ func TestE2EFranzGo(t *testing.T) {
 // ASSIGNOR_E2E_RUNS (default 5), ASSIGNOR_E2E_TIMING=defaults for the
 // clients' default heartbeat and session timings (else the harness's short
 // ones, or heartbeat,session,backoff as for TestE2E), ASSIGNOR_E2E_SCRIPTS
-// (comma-separated script names; default all), ASSIGNOR_E2E_JITTER=1 to
+// (comma-separated script and kind names; default all), ASSIGNOR_E2E_JITTER=1 to
 // start each event at a random point of the heartbeat cycle
 // (Options.Jitter, one heartbeat interval). It fails only if a run
 // fails or our assignor planned an overlap.
