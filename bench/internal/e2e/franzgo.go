@@ -95,24 +95,38 @@ func FranzGoScriptNamed(name string) (Script, bool) {
 // without fast re-join, kgo's cooperative-sticky and kgo's eager sticky;
 // the migration with ours on franz-go with and without fast re-join; the
 // mixed group with ours on franz-go. only, if non-empty, keeps the scripts
-// it names.
+// and kinds it names (a script or kind it does not name is kept when only
+// names none of its group).
 func FranzGoFigures(runs int, opts Options, only []string, progress func(Report, error)) []Row {
 	kinds := map[string][]Kind{
 		"migrate-from-kgo-eager": {OursKgo, OursKgoNoFastRejoin},
 		"mixed-clients":          {OursKgo},
 	}
+	scripts := keep(FranzGoScripts, only, func(s Script) string { return s.Name })
 	var rows []Row
-	for _, s := range FranzGoScripts {
-		if len(only) > 0 && !slices.Contains(only, s.Name) {
-			continue
-		}
+	for _, s := range scripts {
 		ks, ok := kinds[s.Name]
 		if !ok {
 			ks = []Kind{OursKgo, OursKgoNoFastRejoin, KgoCooperativeSticky, KgoSticky}
 		}
-		rows = append(rows, figures([]Script{s}, ks, runs, opts, progress)...)
+		rows = append(rows, figures([]Script{s}, keep(ks, only, func(k Kind) string { return k.Name }), runs, opts, progress)...)
 	}
 	return rows
+}
+
+// keep returns the elements of xs whose name only lists, or all of them when
+// only lists none.
+func keep[T any](xs []T, only []string, name func(T) string) []T {
+	if !slices.ContainsFunc(xs, func(x T) bool { return slices.Contains(only, name(x)) }) {
+		return xs
+	}
+	var out []T
+	for _, x := range xs {
+		if slices.Contains(only, name(x)) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // MarkdownSettle renders rows as a Markdown table of what a rebalance costs:

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kgroup/assignor/bench/internal/e2e"
 )
@@ -37,7 +38,9 @@ func TestE2EFranzGo(t *testing.T) {
 // ASSIGNOR_E2E_RUNS (default 5), ASSIGNOR_E2E_TIMING=defaults for the
 // clients' default heartbeat and session timings (else the harness's short
 // ones, or heartbeat,session,backoff as for TestE2E), ASSIGNOR_E2E_SCRIPTS
-// (comma-separated script names; default all). It fails only if a run
+// (comma-separated script and kind names; default all), ASSIGNOR_E2E_JITTER=1 to
+// start each event at a random point of the heartbeat cycle
+// (Options.Jitter, one heartbeat interval). It fails only if a run
 // fails or our assignor planned an overlap.
 func TestE2EFranzGoFigures(t *testing.T) {
 	if os.Getenv("ASSIGNOR_E2E_FRANZGO_FIGURES") == "" {
@@ -56,6 +59,9 @@ func TestE2EFranzGoFigures(t *testing.T) {
 		opts = e2e.ClientDefaults()
 	} else {
 		opts = optionsFromEnv(t)
+	}
+	if os.Getenv("ASSIGNOR_E2E_JITTER") != "" {
+		opts.Jitter = max(opts.Heartbeat, opts.KgoHeartbeat, 150*time.Millisecond)
 	}
 	var only []string
 	if v := os.Getenv("ASSIGNOR_E2E_SCRIPTS"); v != "" {

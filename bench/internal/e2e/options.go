@@ -29,6 +29,14 @@ type Options struct {
 	// RetryBackoff is sarama's Consumer.Group.Rebalance.Retry.Backoff.
 	// Default 50 ms (sarama's own default is 2 s).
 	RetryBackoff time.Duration
+	// Jitter, if positive, makes each script step wait a random time in
+	// [0, Jitter) once the group is stable, so that the next event falls at
+	// a random point of the members' heartbeat cycle. Without it a script's
+	// events come at a fixed delay after each sync, which favours whichever
+	// client happens to heartbeat soonest after that delay (kgo's
+	// cooperative members heartbeat 500 ms after a sync, then every
+	// interval; its eager members first after one interval). Default 0.
+	Jitter time.Duration
 	// Tune, if set, adjusts each sarama member's configuration last (for
 	// example to restore sarama's defaults).
 	Tune func(*ibm.Config)

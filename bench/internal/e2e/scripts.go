@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -76,7 +77,15 @@ func ScriptNamed(name string) (Script, bool) {
 	return Script{}, false
 }
 
-func (h *Harness) stable() error { return h.WaitStable(settleFor, h.opts.stableTimeout()) }
+func (h *Harness) stable() error {
+	if err := h.WaitStable(settleFor, h.opts.stableTimeout()); err != nil {
+		return err
+	}
+	if h.opts.Jitter > 0 {
+		time.Sleep(rand.N(h.opts.Jitter))
+	}
+	return nil
+}
 
 // startAll joins members name-0 … name-(n-1) of kind k and waits for a
 // stable group.

@@ -35,7 +35,9 @@
 // OnPartitionsRevoked or OnPartitionsLost. Every claim carries the generation in which it began,
 // and every consumed offset is recorded. The leader of each generation is seen where it can be:
 // a sarama member's Plan followed by its OnAssignment names the generation it led; a franz-go
-// member's MemberBalancer followed by its next JoinGroupMetadata does; a Java member's
+// member's MemberBalancer followed by its next JoinGroupMetadata does; for ours on franz-go, the
+// assignor the balancer runs, asked to plan (on the leader only) and then told its assignment
+// with the generation, does; a Java member's
 // coordinator logs "Finished assignment for group at generation N" on the leader only, and the
 // suite reads that log. A generation whose leader was not seen (a franz-go leader that left
 // before its next join, a sarama leader whose SyncGroup failed) is counted as "unseen", never as
