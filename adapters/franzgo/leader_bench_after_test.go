@@ -1,0 +1,6 @@
+package franzgo
+
+import "testing"
+
+// benchAfter times the phases of the adapter as it is.
+func benchAfter(b *testing.B, in leaderInput) {}
