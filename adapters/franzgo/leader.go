@@ -132,16 +132,26 @@ func (b *Balancer) dropImpossibleClaims(ms []assignor.Member, gen int32) {
 }
 
 // topics builds the group's topics from kgo's partition counts, sorted by
-// name; an empty name or a negative count is left out.
+// name; an empty name or a negative count is left out. Every topic's
+// partition list is a prefix of one list 0..n-1, capacity clipped.
 func (mb *memberBalancer) topics(counts map[string]int32) []assignor.Topic {
 	racks := mb.rackSource()
-	out := make([]assignor.Topic, 0, len(counts))
-	for _, name := range slices.Sorted(maps.Keys(counts)) {
+	names := slices.Sorted(maps.Keys(counts))
+	most := int32(0)
+	for _, n := range counts {
+		most = max(most, n)
+	}
+	ids := assignor.Partitions(most)
+	out := make([]assignor.Topic, 0, len(names))
+	for _, name := range names {
 		n := counts[name]
 		if name == "" || n < 0 {
 			continue
 		}
-		t := assignor.Topic{Name: name, Partitions: assignor.Partitions(n)}
+		t := assignor.Topic{Name: name}
+		if n > 0 {
+			t.Partitions = ids[:n:n]
+		}
 		if racks != nil {
 			t.ReplicaRacks = topicRacks(racks, name, n)
 		}

@@ -166,7 +166,7 @@ func (mb *legacyLeader) topics(counts map[string]int32) []assignor.Topic {
 		}
 		t := assignor.Topic{Name: name, Partitions: assignor.Partitions(n)}
 		if racks != nil {
-			t.ReplicaRacks = topicRacks(racks, name, n)
+			t.ReplicaRacks = legacyTopicRacks(racks, name, n)
 		}
 		out = append(out, t)
 	}
@@ -200,6 +200,20 @@ func (b *Balancer) legacySyncAssignments(plan assignor.Plan, ids []string) syncA
 		out[i] = kmsg.NewSyncGroupRequestGroupAssignment()
 		out[i].MemberID = id
 		out[i].MemberAssignment = buf[start:len(buf):len(buf)]
+	}
+	return out
+}
+
+// legacyTopicRacks is topicRacks as it was: one copy per partition.
+func legacyTopicRacks(racks func(string, int32) []string, topic string, n int32) [][]string {
+	out := make([][]string, n)
+	known := false
+	for p := range n {
+		out[p] = slices.Clone(racks(topic, p))
+		known = known || len(out[p]) > 0
+	}
+	if !known {
+		return nil
 	}
 	return out
 }
