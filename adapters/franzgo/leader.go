@@ -167,13 +167,15 @@ func (mb *memberBalancer) topics(counts map[string]int32) []assignor.Topic {
 func (b *Balancer) syncAssignments(plan assignor.Plan, ids []string) syncAssignment {
 	plans := b.planByID(plan, ids)
 	userData := make([][]byte, len(plans))
+	mark := b.marksRejoin(plan)
+	var udBuf []byte
 	size := 0
 	for i := range plans {
 		mp := &plans[i]
 		if !isCanonical(mp.Assigned) {
 			mp.Assigned = assignor.NormalizeTopicPartitions(mp.Assigned)
 		}
-		userData[i] = b.assignmentUserData(plan, *mp)
+		userData[i], udBuf = appendAssignmentUserData(udBuf, mark, mp.UserData)
 		size += assignmentSize(mp.Assigned, userData[i])
 	}
 	out := make(syncAssignment, len(ids))
