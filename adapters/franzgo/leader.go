@@ -57,6 +57,12 @@ func (mb *memberBalancer) Balance(topics map[string]int32) kgo.IntoSyncAssignmen
 // are 0 to n-1. Replica racks are looked up only when some member has a
 // rack. It fails only when the assignor does, with an error naming the
 // protocol and the generation.
+//
+// An assignor that is an [assignor.IndexAssignor] (this module's sticky,
+// cooperative and weighted assignors are) is handed the decoded members as
+// an [assignor.Index], with no [assignor.Group] in between; any other
+// assignor gets the Group. Every assignment is encoded into one buffer
+// sized up front, in a few allocations whatever the group's size.
 func (mb *memberBalancer) BalanceOrError(topics map[string]int32) (kgo.IntoSyncAssignment, error) {
 	b := mb.b
 	gen := mb.info.Generation
