@@ -26,19 +26,22 @@ func (b *Balancer) assignmentUserData(plan assignor.Plan, mp assignor.MemberPlan
 }
 
 // marksRejoin reports whether the assignments of plan carry the fast
-// re-join mark: assignmentUserData's decision, made once per plan.
+// re-join mark: assignmentUserData's decision
+// (cooperative.MarksRejoin and the adapter's switch), made once per plan
+// from what build found out about the assignor.
 func (b *Balancer) marksRejoin(plan assignor.Plan) bool {
-	return !b.cfg.DisableFastRejoin && cooperative.MarksRejoin(b.a, plan)
+	return !b.cfg.DisableFastRejoin && plan.FollowUp && b.sub != nil && b.cooperative
 }
 
-// appendAssignmentUserData appends to buf the bytes assignmentUserData
-// returns for a member whose own user data is userData, in a plan that
-// marks (or not) every assignment, and returns them (nil when they are
-// null) and the extended buffer.
+// envelopeRoom is room for the fast re-join envelope's header around one
+// member's user data (12 bytes; more is only spare capacity).
+const envelopeRoom = 16
+
+// appendAssignmentUserData appends to buf (non-nil) the bytes
+// assignmentUserData returns for a member whose own user data is
+// userData, in a plan that marks (or not) every assignment, and returns
+// them (nil when they are null) and the extended buffer.
 func appendAssignmentUserData(buf []byte, mark bool, userData []byte) ([]byte, []byte) {
-	if buf == nil {
-		buf = make([]byte, 0, 256)
-	}
 	start := len(buf)
 	buf = wire.RejoinEnvelope{Rejoin: mark, UserData: userData}.AppendTo(buf)
 	if len(buf) == start && userData == nil {

@@ -174,7 +174,14 @@ func (b *Balancer) syncAssignments(plan assignor.Plan, ids []string) syncAssignm
 	plans := b.planByID(plan, ids)
 	userData := make([][]byte, len(plans))
 	mark := b.marksRejoin(plan)
-	var udBuf []byte
+	udSize := 0
+	for i := range plans {
+		udSize += len(plans[i].UserData)
+		if mark {
+			udSize += envelopeRoom
+		}
+	}
+	udBuf := make([]byte, 0, udSize)
 	size := 0
 	for i := range plans {
 		mp := &plans[i]
