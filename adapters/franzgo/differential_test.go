@@ -66,7 +66,8 @@ func oddPlan(g assignor.Group) assignor.Plan {
 }
 
 // diffHostile adds members the group must survive: a copy of a member's ID
-// with other bytes, an empty member ID, and bytes that do not decode.
+// with other bytes, an empty member ID, a subscription that repeats a
+// topic and a claim, and bytes that do not decode.
 func diffHostile(t *rapid.T, members []kmsg.JoinGroupResponseMember) []kmsg.JoinGroupResponseMember {
 	if rapid.Bool().Draw(t, "duplicate") {
 		dup := members[rapid.IntRange(0, len(members)-1).Draw(t, "duplicated")]
@@ -74,6 +75,10 @@ func diffHostile(t *rapid.T, members []kmsg.JoinGroupResponseMember) []kmsg.Join
 	}
 	if rapid.Bool().Draw(t, "empty id") {
 		members = append(members, member("", v3([]string{"t0"}, tps("t0", []int32{2}), 1, nil, "")))
+	}
+	if rapid.Bool().Draw(t, "repeats") { // a topic listed twice, claims repeated
+		owned := append(tps("t0", []int32{1, 1}), tps("t0", []int32{1, 4})...)
+		members = append(members, member("r", v3([]string{"t0", "t1", "t0"}, owned, 1, nil, "")))
 	}
 	if rapid.Bool().Draw(t, "garbage") {
 		meta := rapid.SliceOfN(rapid.Byte(), 0, 24).Draw(t, "garbage bytes")
@@ -125,4 +130,23 @@ func TestLeaderDifferential(t *testing.T) {
 			rt.Fatalf("assignments\n%s\nthe old path's\n%s", render(decoded(t, got)), render(decoded(t, want)))
 		}
 	})
+}
+
+// A group the index refuses goes to the assignor as a Group, so the error
+// is the assignor's own, as it was. MemberBalancer never builds such a
+// group (it assigns nothing to an empty or repeated member ID); the
+// balance is given one directly.
+func TestAssignIndexRefusedReadsAsAssign(t *testing.T) {
+	a := cooperative.Wrap(sticky.New())
+	members := []assignor.Member{{ID: "a", Topics: []string{"t"}}, {ID: "a", Topics: []string{"t"}}}
+	topics := []assignor.Topic{{Name: "t", Partitions: []int32{0, 1}}}
+	if _, err := assignor.NewIndex(assignor.Group{Members: members, Topics: topics}); err == nil {
+		t.Fatal("the index takes a repeated member ID; this test needs a group it refuses")
+	}
+	_, want := a.Assign(assignor.Group{Members: members, Topics: topics})
+	mb := &memberBalancer{b: build(a, Config{}), members: members}
+	_, got := mb.assign(topics)
+	if want == nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("error %v, want the assignor's own %v", got, want)
+	}
 }
