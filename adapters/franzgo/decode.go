@@ -36,7 +36,7 @@ import (
 // balanced into) are dropped later, in the balance, once kgo has said which
 // generation that is.
 func (b *Balancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.GroupMemberBalancer, map[string]struct{}, error) {
-	mb := &memberBalancer{b: b}
+	mb := &memberBalancer{b: b, members: make([]assignor.Member, 0, len(members)), ids: make([]string, 0, len(members))}
 	count := make(map[string]int, len(members))
 	for i := range members {
 		count[members[i].MemberID]++
@@ -64,13 +64,25 @@ func (b *Balancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.G
 	}
 	slices.Sort(mb.ids)
 	slices.SortFunc(mb.members, func(x, y assignor.Member) int { return cmp.Compare(x.ID, y.ID) })
+	return mb, subscribed(mb.members), nil
+}
+
+// subscribed returns the set of topics the members subscribe to. A member
+// whose list equals the one before it (members of a group mostly share
+// their subscription) is not walked again.
+func subscribed(members []assignor.Member) map[string]struct{} {
 	topics := make(map[string]struct{})
-	for _, m := range mb.members {
+	var last []string
+	for i, m := range members {
+		if i > 0 && slices.Equal(m.Topics, last) {
+			continue
+		}
+		last = m.Topics
 		for _, t := range m.Topics {
 			topics[t] = struct{}{}
 		}
 	}
-	return mb, topics, nil
+	return topics
 }
 
 // decodeMember reads one member's metadata into the [assignor.Member] the

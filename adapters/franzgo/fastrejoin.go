@@ -8,6 +8,7 @@ import (
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
 	cmember "github.com/kgroup/assignor/cooperative/member"
+	"github.com/kgroup/assignor/wire"
 )
 
 // Fast re-join (the package doc, # Fast re-join, says what it costs): the
@@ -22,6 +23,31 @@ import (
 // give the same bytes.
 func (b *Balancer) assignmentUserData(plan assignor.Plan, mp assignor.MemberPlan) []byte {
 	return cooperative.AssignmentUserData(b.a, plan, mp, !b.cfg.DisableFastRejoin)
+}
+
+// marksRejoin reports whether the assignments of plan carry the fast
+// re-join mark: assignmentUserData's decision
+// (cooperative.MarksRejoin and the adapter's switch), made once per plan
+// from what build found out about the assignor.
+func (b *Balancer) marksRejoin(plan assignor.Plan) bool {
+	return !b.cfg.DisableFastRejoin && plan.FollowUp && b.sub != nil && b.cooperative
+}
+
+// envelopeRoom is room for the fast re-join envelope's header around one
+// member's user data (12 bytes; more is only spare capacity).
+const envelopeRoom = 16
+
+// appendAssignmentUserData appends to buf (non-nil) the bytes
+// assignmentUserData returns for a member whose own user data is
+// userData, in a plan that marks (or not) every assignment, and returns
+// them (nil when they are null) and the extended buffer.
+func appendAssignmentUserData(buf []byte, mark bool, userData []byte) ([]byte, []byte) {
+	start := len(buf)
+	buf = wire.RejoinEnvelope{Rejoin: mark, UserData: userData}.AppendTo(buf)
+	if len(buf) == start && userData == nil {
+		return nil, buf
+	}
+	return buf[start:len(buf):len(buf)], buf
 }
 
 // fastRejoin is the member side's state: the guard over marked rounds in a

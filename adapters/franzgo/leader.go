@@ -57,13 +57,18 @@ func (mb *memberBalancer) Balance(topics map[string]int32) kgo.IntoSyncAssignmen
 // are 0 to n-1. Replica racks are looked up only when some member has a
 // rack. It fails only when the assignor does, with an error naming the
 // protocol and the generation.
+//
+// An assignor that is an [assignor.IndexAssignor] (this module's sticky,
+// cooperative and weighted assignors are) is handed the decoded members as
+// an [assignor.Index], with no [assignor.Group] in between; any other
+// assignor gets the Group. Every assignment is encoded into one buffer
+// sized up front, in a few allocations whatever the group's size.
 func (mb *memberBalancer) BalanceOrError(topics map[string]int32) (kgo.IntoSyncAssignment, error) {
 	b := mb.b
 	gen := mb.info.Generation
 	b.dropImpossibleClaims(mb.members, gen)
 	b.dropImpossibleClaims(mb.excluded, gen)
-	g := assignor.Group{Members: mb.members, Topics: mb.topics(topics)}
-	plan, err := b.a.Assign(g)
+	plan, err := mb.assign(mb.topics(topics))
 	if err != nil {
 		return nil, fmt.Errorf("franzgo: %s: generation %d: %w", b.name, gen, err)
 	}
@@ -71,6 +76,43 @@ func (mb *memberBalancer) BalanceOrError(topics map[string]int32) (kgo.IntoSyncA
 		plan = b.withhold(plan, mb.members, mb.excluded)
 	}
 	return b.syncAssignments(plan, mb.ids), nil
+}
+
+// assign runs the assignor on the members and topics: straight from an
+// [assignor.Index] built over the decoded members when the assignor is an
+// [assignor.IndexAssignor], else on the [assignor.Group]. A group the index
+// refuses goes to the assignor as a Group too, so that the error is the
+// assignor's own.
+func (mb *memberBalancer) assign(topics []assignor.Topic) (assignor.Plan, error) {
+	g := assignor.Group{Members: mb.members, Topics: topics}
+	ia, ok := mb.b.a.(assignor.IndexAssignor)
+	if !ok {
+		return mb.b.a.Assign(g)
+	}
+	ix, err := mb.index(topics)
+	if err != nil {
+		return mb.b.a.Assign(g)
+	}
+	return ia.AssignIndex(ix)
+}
+
+// index builds the [assignor.Index] of the group, sized up front: the
+// topics, then every member with its decoded claims. It aliases the
+// members' and topics' slices, which nothing changes while the balance runs.
+func (mb *memberBalancer) index(topics []assignor.Topic) (*assignor.Index, error) {
+	var ib assignor.IndexBuilder
+	claims := 0
+	for i := range mb.members {
+		claims += countPartitions(mb.members[i].Owned)
+	}
+	ib.Grow(len(topics), len(mb.members), claims)
+	for _, t := range topics {
+		ib.AddTopic(t)
+	}
+	for _, m := range mb.members {
+		ib.AddMember(m, nil) // nil: m.Owned
+	}
+	return ib.Build()
 }
 
 // dropImpossibleClaims clears the history of every member that claims a
@@ -96,16 +138,26 @@ func (b *Balancer) dropImpossibleClaims(ms []assignor.Member, gen int32) {
 }
 
 // topics builds the group's topics from kgo's partition counts, sorted by
-// name; an empty name or a negative count is left out.
+// name; an empty name or a negative count is left out. Every topic's
+// partition list is a prefix of one list 0..n-1, capacity clipped.
 func (mb *memberBalancer) topics(counts map[string]int32) []assignor.Topic {
 	racks := mb.rackSource()
-	out := make([]assignor.Topic, 0, len(counts))
-	for _, name := range slices.Sorted(maps.Keys(counts)) {
+	names := slices.Sorted(maps.Keys(counts))
+	most := int32(0)
+	for _, n := range counts {
+		most = max(most, n)
+	}
+	ids := assignor.Partitions(most)
+	out := make([]assignor.Topic, 0, len(names))
+	for _, name := range names {
 		n := counts[name]
 		if name == "" || n < 0 {
 			continue
 		}
-		t := assignor.Topic{Name: name, Partitions: assignor.Partitions(n)}
+		t := assignor.Topic{Name: name}
+		if n > 0 {
+			t.Partitions = ids[:n:n]
+		}
 		if racks != nil {
 			t.ReplicaRacks = topicRacks(racks, name, n)
 		}
@@ -117,29 +169,32 @@ func (mb *memberBalancer) topics(counts map[string]int32) []assignor.Topic {
 // syncAssignments encodes the plan for SyncGroup: one assignment for each
 // of ids, empty for a member the plan leaves out. Plan entries for members
 // not in ids are dropped and logged; several entries for one member are
-// merged (and logged). All assignments share one buffer.
+// merged (and logged). All assignments share one buffer, sized up front.
 func (b *Balancer) syncAssignments(plan assignor.Plan, ids []string) syncAssignment {
-	byID := make(map[string]assignor.MemberPlan, len(plan.Members))
-	for _, mp := range plan.Members {
-		if _, ok := slices.BinarySearch(ids, mp.Member); !ok {
-			b.logf("franzgo: %s: plan names member %q, which is not in the group; its entry is dropped", b.name, mp.Member)
-			continue
+	plans := b.planByID(plan, ids)
+	userData := make([][]byte, len(plans))
+	mark := b.marksRejoin(plan)
+	udSize := 0
+	for i := range plans {
+		udSize += len(plans[i].UserData)
+		if mark {
+			udSize += envelopeRoom
 		}
-		if prev, ok := byID[mp.Member]; ok {
-			b.logf("franzgo: %s: plan has several entries for member %q; merged", b.name, mp.Member)
-			prev.Assigned = append(slices.Clip(prev.Assigned), mp.Assigned...)
-			mp = prev
+	}
+	udBuf := make([]byte, 0, udSize)
+	size := 0
+	for i := range plans {
+		mp := &plans[i]
+		if !isCanonical(mp.Assigned) {
+			mp.Assigned = assignor.NormalizeTopicPartitions(mp.Assigned)
 		}
-		byID[mp.Member] = mp
+		userData[i], udBuf = appendAssignmentUserData(udBuf, mark, mp.UserData)
+		size += assignmentSize(mp.Assigned, userData[i])
 	}
 	out := make(syncAssignment, len(ids))
-	var buf []byte
+	buf := make([]byte, 0, size)
 	for i, id := range ids {
-		mp, ok := byID[id]
-		if !ok {
-			mp = assignor.MemberPlan{Member: id}
-		}
-		a := wire.Assignment{Version: 3, Partitions: assignor.NormalizeTopicPartitions(mp.Assigned), UserData: b.assignmentUserData(plan, mp)}
+		a := wire.Assignment{Version: 3, Partitions: plans[i].Assigned, UserData: userData[i]}
 		start := len(buf)
 		buf = a.AppendTo(buf)
 		out[i] = kmsg.NewSyncGroupRequestGroupAssignment()
@@ -147,6 +202,58 @@ func (b *Balancer) syncAssignments(plan assignor.Plan, ids []string) syncAssignm
 		out[i].MemberAssignment = buf[start:len(buf):len(buf)]
 	}
 	return out
+}
+
+// planByID returns the plan's entry for each of ids (sorted), in ids'
+// order: an empty one for a member the plan leaves out, the entries joined
+// in plan order for a member listed several times (logged, with the first
+// entry's user data). Entries for members not in ids are dropped (logged).
+func (b *Balancer) planByID(plan assignor.Plan, ids []string) []assignor.MemberPlan {
+	out := make([]assignor.MemberPlan, len(ids))
+	for _, mp := range plan.Members {
+		i, ok := slices.BinarySearch(ids, mp.Member)
+		switch {
+		case !ok:
+			b.logf("franzgo: %s: plan names member %q, which is not in the group; its entry is dropped", b.name, mp.Member)
+		case out[i].Member != "":
+			b.logf("franzgo: %s: plan has several entries for member %q; merged", b.name, mp.Member)
+			out[i].Assigned = append(slices.Clip(out[i].Assigned), mp.Assigned...)
+		default:
+			out[i] = mp
+		}
+	}
+	for i, id := range ids {
+		out[i].Member = id
+	}
+	return out
+}
+
+// isCanonical reports whether tps is a canonical set as
+// [assignor.NormalizeTopicPartitions] returns it: topics strictly
+// increasing, each with partitions strictly increasing, none empty.
+func isCanonical(tps []assignor.TopicPartitions) bool {
+	for i, tp := range tps {
+		if len(tp.Partitions) == 0 || i > 0 && tps[i-1].Topic >= tp.Topic {
+			return false
+		}
+		for j := 1; j < len(tp.Partitions); j++ {
+			if tp.Partitions[j-1] >= tp.Partitions[j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// assignmentSize is the size of a ConsumerProtocolAssignment v3 with these
+// partitions and user data: version, the topic-partitions array, the user
+// data bytes.
+func assignmentSize(tps []assignor.TopicPartitions, userData []byte) int {
+	n := 2 + 4 + 4 + len(userData)
+	for _, tp := range tps {
+		n += 2 + len(tp.Topic) + 4 + 4*len(tp.Partitions)
+	}
+	return n
 }
 
 // syncAssignment is the leader's answer for SyncGroup.
