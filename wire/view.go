@@ -1,0 +1,106 @@
+package wire
+
+import (
+	"iter"
+	"strings"
+)
+
+// SubscriptionView is a decoded subscription whose owned partitions are
+// left in the input, read on demand: a leader that hands them straight to
+// an [assignor.IndexBuilder] never materialises them as
+// []assignor.TopicPartitions.
+//
+// Its Subscription fields but Owned are decoded as [DecodeSubscription]
+// decodes them and never alias the input. Owned is nil: the owned
+// partitions are read by [SubscriptionView.OwnedPartitions] from the input,
+// which the view keeps (it aliases it, as [bytes.Buffer.Bytes] aliases its
+// buffer): the input must not change while the view is in use.
+type SubscriptionView struct {
+	Subscription
+	b     []byte
+	owned tpShape
+}
+
+// DecodeSubscriptionView decodes b as [DecodeSubscription] does, with the
+// same errors for the same inputs, but leaves the owned partitions in b.
+func DecodeSubscriptionView(b []byte) (SubscriptionView, error) {
+	sh, err := scanSubscription(b)
+	if err != nil {
+		return SubscriptionView{}, err
+	}
+	var names strings.Builder
+	names.Grow(sh.topics.bytes + sh.rackLen)
+	return SubscriptionView{Subscription: sh.fill(b, &names), b: b, owned: sh.owned}, nil
+}
+
+// OwnedCount returns the number of owned partitions (entries repeated in
+// the input count each time).
+func (v *SubscriptionView) OwnedCount() int { return v.owned.partitions }
+
+// OwnedLongest returns the most partitions one owned entry holds: a
+// scratch slice that long serves [SubscriptionView.OwnedPartitions] without
+// allocating.
+func (v *SubscriptionView) OwnedLongest() int { return v.owned.longest }
+
+// OwnedPartitions returns an iterator over the owned entries in input order:
+// each topic name and its partitions. The name is one of v.Topics when it
+// equals one (no allocation), else a new string. The partitions are read
+// into scratch's backing array when it is long enough, else into a new
+// array; either way the slice yielded is reused from one entry to the next:
+// a caller that keeps it copies it. An entry with no partitions yields nil.
+func (v *SubscriptionView) OwnedPartitions(scratch []int32) iter.Seq2[string, []int32] {
+	b, sh, topics := v.b, v.owned, v.Topics
+	return func(yield func(string, []int32) bool) {
+		if sh.entries == 0 {
+			return
+		}
+		if cap(scratch) < sh.longest {
+			scratch = make([]int32, sh.longest)
+		}
+		off, hint := sh.start+4, 0
+		for range sh.entries {
+			var topic string
+			topic, hint, off = readTopic(b, off, topics, hint)
+			m := int(int32(be.Uint32(b[off:])))
+			off += 4
+			var ps []int32
+			if m > 0 {
+				ps = scratch[:m:m]
+				for j := range ps {
+					ps[j] = int32(be.Uint32(b[off+4*j:]))
+				}
+				off += 4 * m
+			}
+			if !yield(topic, ps) {
+				return
+			}
+		}
+	}
+}
+
+// Materialize returns the Subscription with Owned decoded, as
+// [DecodeSubscription] returns it; it shares v's other fields.
+func (v *SubscriptionView) Materialize() Subscription {
+	s := v.Subscription
+	var names strings.Builder
+	names.Grow(v.owned.names)
+	s.Owned = readTopicPartitions(v.b, v.owned, &names)
+	return s
+}
+
+// readTopic reads the checked string at off, taking it from topics when it
+// equals one of them: topics[hint] first (owned entries usually follow the
+// sorted subscription), then the others. It returns the string, the next
+// hint and the offset after the string.
+func readTopic(b []byte, off int, topics []string, hint int) (string, int, int) {
+	n := max(int(int16(be.Uint16(b[off:]))), 0)
+	off += 2
+	name := b[off : off+n]
+	for i := range topics {
+		j := (hint + i) % len(topics)
+		if topics[j] == string(name) {
+			return topics[j], j + 1, off + n
+		}
+	}
+	return string(name), hint, off + n
+}

@@ -1,0 +1,107 @@
+package wire_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/wire"
+)
+
+// checkView checks that DecodeSubscriptionView agrees with
+// DecodeSubscription on in: the same error, or the same fields, the same
+// owned entries through OwnedPartitions (with and without scratch) and
+// through Materialize.
+func checkView(t *testing.T, in []byte) {
+	t.Helper()
+	want, wantErr := wire.DecodeSubscription(in)
+	v, err := wire.DecodeSubscriptionView(in)
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(errors.Unwrap(err), errors.Unwrap(wantErr)) {
+		t.Fatalf("view error %v, DecodeSubscription error %v", err, wantErr)
+	}
+	if err != nil {
+		return
+	}
+	if got := v.Materialize(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Materialize:\n got %#v\nwant %#v", got, want)
+	}
+	rest := v.Subscription
+	rest.Owned = want.Owned
+	if !reflect.DeepEqual(rest, want) {
+		t.Fatalf("fields:\n got %#v\nwant %#v", rest, want)
+	}
+	if v.OwnedCount() != assignor.CountPartitions(want.Owned) {
+		t.Fatalf("OwnedCount %d, want %d", v.OwnedCount(), assignor.CountPartitions(want.Owned))
+	}
+	for _, scratch := range [][]int32{nil, make([]int32, v.OwnedLongest())} {
+		var got []assignor.TopicPartitions
+		for topic, ps := range v.OwnedPartitions(scratch) {
+			if len(ps) > v.OwnedLongest() {
+				t.Fatalf("entry of %d partitions, OwnedLongest %d", len(ps), v.OwnedLongest())
+			}
+			got = append(got, assignor.TopicPartitions{Topic: topic, Partitions: slices.Clone(ps)})
+		}
+		if !reflect.DeepEqual(got, want.Owned) {
+			t.Fatalf("OwnedPartitions:\n got %#v\nwant %#v", got, want.Owned)
+		}
+	}
+}
+
+func TestSubscriptionViewVectors(t *testing.T) {
+	for _, v := range subscriptionVectors {
+		checkView(t, v.in)
+		for n := range len(v.in) {
+			checkView(t, v.in[:n]) // every cut: the same errors
+		}
+	}
+}
+
+func TestSubscriptionViewStopsEarly(t *testing.T) {
+	s := wire.Subscription{Version: 3, Topics: []string{"a", "b"}, Owned: []assignor.TopicPartitions{
+		{Topic: "a", Partitions: []int32{0, 1}}, {Topic: "b", Partitions: []int32{2}}, {Topic: "c", Partitions: []int32{3}},
+	}}
+	v, err := wire.DecodeSubscriptionView(s.AppendTo(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	for topic := range v.OwnedPartitions(nil) {
+		seen = append(seen, topic)
+		if topic == "b" {
+			break
+		}
+	}
+	if !slices.Equal(seen, []string{"a", "b"}) {
+		t.Fatalf("saw %q, want [a b]", seen)
+	}
+}
+
+func TestSubscriptionViewAllocations(t *testing.T) {
+	s := wire.Subscription{Version: 3, Topics: []string{"a", "b"}, Owned: []assignor.TopicPartitions{
+		{Topic: "a", Partitions: []int32{0, 1, 2}}, {Topic: "b", Partitions: []int32{2}},
+	}}
+	v, err := wire.DecodeSubscriptionView(s.AppendTo(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scratch := make([]int32, v.OwnedLongest())
+	n := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		for _, ps := range v.OwnedPartitions(scratch) {
+			n += len(ps)
+		}
+	})
+	if allocs > 1 { // the iterator's closure at most
+		t.Fatalf("OwnedPartitions with scratch: %v allocations, want at most 1", allocs)
+	}
+}
+
+func FuzzDecodeSubscriptionView(f *testing.F) {
+	for _, v := range subscriptionVectors {
+		f.Add(v.in)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) { checkView(t, in) })
+}
