@@ -137,10 +137,9 @@ func (r *reader) scanStrings(field string) (stringsShape, error) {
 
 // tpShape is a checked array of topic-partitions entries
 // ([topic string, partitions [int32]]): where it starts, how many entries,
-// partitions and topic-name bytes it holds, and the most partitions of one
-// entry.
+// partitions and topic-name bytes it holds.
 type tpShape struct {
-	start, entries, partitions, names, longest int
+	start, entries, partitions, names int
 }
 
 func (r *reader) scanTopicPartitions(field string) (tpShape, error) {
@@ -164,7 +163,6 @@ func (r *reader) scanTopicPartitions(field string) (tpShape, error) {
 		}
 		r.off += 4 * m
 		sh.partitions += m
-		sh.longest = max(sh.longest, m)
 	}
 	return sh, nil
 }

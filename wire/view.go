@@ -37,26 +37,25 @@ func DecodeSubscriptionView(b []byte) (SubscriptionView, error) {
 // the input count each time).
 func (v *SubscriptionView) OwnedCount() int { return v.owned.partitions }
 
-// OwnedLongest returns the most partitions one owned entry holds: a
-// scratch slice that long serves [SubscriptionView.OwnedPartitions] without
-// allocating.
-func (v *SubscriptionView) OwnedLongest() int { return v.owned.longest }
-
 // OwnedPartitions returns an iterator over the owned entries in input order:
 // each topic name and its partitions. The name is one of v.Topics when it
 // equals one (no allocation), else a new string. The partitions are read
-// into scratch's backing array when it is long enough, else into a new
-// array; either way the slice yielded is reused from one entry to the next:
-// a caller that keeps it copies it. An entry with no partitions yields nil.
+// into scratch when it has room for all [SubscriptionView.OwnedCount] of
+// them (no allocation), else into one new array per iteration; each entry
+// has its own part, capacity clipped, which later entries never overwrite:
+// the slices yielded alias scratch, and stay valid while scratch is not
+// reused. An entry with no partitions yields nil.
 func (v *SubscriptionView) OwnedPartitions(scratch []int32) iter.Seq2[string, []int32] {
 	b, sh, topics := v.b, v.owned, v.Topics
 	return func(yield func(string, []int32) bool) {
 		if sh.entries == 0 {
 			return
 		}
-		if cap(scratch) < sh.longest {
-			scratch = make([]int32, sh.longest)
+		parts := scratch
+		if cap(parts) < sh.partitions {
+			parts = make([]int32, sh.partitions)
 		}
+		parts = parts[:cap(parts)]
 		off, hint := sh.start+4, 0
 		for range sh.entries {
 			var topic string
@@ -65,7 +64,7 @@ func (v *SubscriptionView) OwnedPartitions(scratch []int32) iter.Seq2[string, []
 			off += 4
 			var ps []int32
 			if m > 0 {
-				ps = scratch[:m:m]
+				ps, parts = parts[:m:m], parts[m:]
 				for j := range ps {
 					ps[j] = int32(be.Uint32(b[off+4*j:]))
 				}
