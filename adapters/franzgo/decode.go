@@ -36,14 +36,15 @@ import (
 // balanced into) are dropped later, in the balance, once kgo has said which
 // generation that is.
 func (b *Balancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.GroupMemberBalancer, map[string]struct{}, error) {
-	mb := &memberBalancer{b: b, members: make([]assignor.Member, 0, len(members)), ids: make([]string, 0, len(members))}
+	mb := &memberBalancer{b: b, ids: make([]string, 0, len(members))}
+	decoded := make([]decodedMember, 0, len(members))
 	count := make(map[string]int, len(members))
 	for i := range members {
 		count[members[i].MemberID]++
 	}
 	for i := range members {
 		id := members[i].MemberID
-		m, readable := b.decodeMember(&members[i])
+		m, claims, readable := b.decodeMember(&members[i])
 		switch n := count[id]; {
 		case id == "":
 			b.logf("franzgo: %s: a member has an empty member ID; it is assigned nothing", b.name)
@@ -53,18 +54,31 @@ func (b *Balancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.G
 			count[id] = 0 // its later copies: logged and listed already
 		case n == 1 && readable:
 			mb.ids = append(mb.ids, id)
-			mb.members = append(mb.members, m)
+			decoded = append(decoded, decodedMember{m, claims})
 			continue
 		case n == 1:
 			mb.ids = append(mb.ids, id) // assigned nothing; its claims are unknown
 		}
 		if readable {
+			m.Owned = claims.Materialize().Owned
 			mb.excluded = append(mb.excluded, m)
 		}
 	}
 	slices.Sort(mb.ids)
-	slices.SortFunc(mb.members, func(x, y assignor.Member) int { return cmp.Compare(x.ID, y.ID) })
+	slices.SortFunc(decoded, func(x, y decodedMember) int { return cmp.Compare(x.m.ID, y.m.ID) })
+	mb.members = make([]assignor.Member, len(decoded))
+	mb.claims = make([]wire.SubscriptionView, len(decoded))
+	for i := range decoded {
+		mb.members[i], mb.claims[i] = decoded[i].m, decoded[i].claims
+	}
 	return mb, subscribed(mb.members), nil
+}
+
+// decodedMember is a member as decodeMember read it: the member without its
+// owned partitions, which claims holds, still encoded.
+type decodedMember struct {
+	m      assignor.Member
+	claims wire.SubscriptionView
 }
 
 // subscribed returns the set of topics the members subscribe to. A member
@@ -86,24 +100,27 @@ func subscribed(members []assignor.Member) map[string]struct{} {
 }
 
 // decodeMember reads one member's metadata into the [assignor.Member] the
-// assignor sees. It reports false when not even the member's topics can be
-// read.
-func (b *Balancer) decodeMember(km *kmsg.JoinGroupResponseMember) (assignor.Member, bool) {
+// assignor sees, but for its owned partitions: Owned is nil, and the view
+// returned reads them from the metadata, which it aliases (kgo keeps the
+// JoinGroup response, unchanged, until the balance is over). It reports
+// false when not even the member's topics can be read.
+func (b *Balancer) decodeMember(km *kmsg.JoinGroupResponseMember) (assignor.Member, wire.SubscriptionView, bool) {
 	id, instanceID := km.MemberID, ""
 	if km.InstanceID != nil {
 		instanceID = *km.InstanceID
 	}
 	meta := km.ProtocolMetadata
-	sub, err := wire.DecodeSubscription(meta)
+	view, err := wire.DecodeSubscriptionView(meta)
 	if err != nil {
 		v0, ok := versionZero(meta)
 		if !ok {
 			b.logf("franzgo: %s: member %q: metadata (%d bytes): %v; it is assigned nothing", b.name, id, len(meta), err)
-			return assignor.Member{}, false
+			return assignor.Member{}, wire.SubscriptionView{}, false
 		}
 		b.logf("franzgo: %s: member %q: metadata (%d bytes): %v; read as version 0: its topics, without owned partitions, generation, user data or rack", b.name, id, len(meta), err)
-		sub = v0
+		view = wire.SubscriptionView{Subscription: v0}
 	}
+	sub := view.Subscription
 	m := sub.Member(id, instanceID)
 	m.Generation = max(m.Generation, assignor.NoGeneration)
 	if sub.Version < 2 && b.cooperative && len(m.UserData) > 0 {
@@ -123,7 +140,7 @@ func (b *Balancer) decodeMember(km *kmsg.JoinGroupResponseMember) (assignor.Memb
 	if m.Rack == "" && b.cfg.MemberRack != nil {
 		m.Rack = b.cfg.MemberRack(id, instanceID)
 	}
-	return m, true
+	return m, view, true
 }
 
 // versionZero reads meta as a version-0 subscription (topics and user
