@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"iter"
 	"strings"
 )
@@ -28,9 +29,7 @@ func DecodeSubscriptionView(b []byte) (SubscriptionView, error) {
 	if err != nil {
 		return SubscriptionView{}, err
 	}
-	var names strings.Builder
-	names.Grow(sh.topics.bytes + sh.rackLen)
-	return SubscriptionView{Subscription: sh.fill(b, &names), b: b, owned: sh.owned}, nil
+	return SubscriptionView{Subscription: shapeFill(b, &sh), b: b, owned: sh.owned}, nil
 }
 
 // OwnedCount returns the number of owned partitions (entries repeated in
@@ -102,4 +101,49 @@ func readTopic(b []byte, off int, topics []string, hint int) (string, int, int) 
 		}
 	}
 	return string(name), hint, off + n
+}
+
+// A SubscriptionDecoder decodes the subscriptions of one group's members,
+// one after the other, sharing what they share: a subscription whose topics
+// array is byte for byte the one decoded just before gets the same Topics
+// slice, not a copy (the members of a group mostly subscribe alike). Every
+// other field is as [DecodeSubscriptionView] decodes it. Its zero value is
+// ready to use.
+//
+// The Topics slices it returns may alias one another: a caller that changes
+// one copies it first. It keeps the last input's topics bytes until the next
+// call.
+type SubscriptionDecoder struct {
+	last   []byte   // the topics array of the last subscription decoded
+	topics []string // its Topics
+}
+
+// DecodeView decodes b as [DecodeSubscriptionView] does, with the same
+// errors for the same inputs.
+func (d *SubscriptionDecoder) DecodeView(b []byte) (SubscriptionView, error) {
+	sh, err := scanSubscription(b)
+	if err != nil {
+		return SubscriptionView{}, err
+	}
+	raw := b[sh.topics.start:sh.userDataAt]
+	if sh.topics.entries == 0 || !bytes.Equal(raw, d.last) {
+		var v SubscriptionView
+		v.Subscription, v.b, v.owned = shapeFill(b, &sh), b, sh.owned
+		d.last, d.topics = raw, v.Topics
+		return v, nil
+	}
+	var names strings.Builder
+	names.Grow(sh.rackLen)
+	s := Subscription{Version: sh.version, Topics: d.topics, UserData: readBytes(b, sh.userDataAt), Generation: sh.generation}
+	if sh.rackAt >= 0 {
+		s.Rack, _ = readString(b, sh.rackAt, &names)
+	}
+	return SubscriptionView{Subscription: s, b: b, owned: sh.owned}, nil
+}
+
+// shapeFill decodes every field of a checked subscription but Owned.
+func shapeFill(b []byte, sh *subscriptionShape) Subscription {
+	var names strings.Builder
+	names.Grow(sh.topics.bytes + sh.rackLen)
+	return sh.fill(b, &names)
 }

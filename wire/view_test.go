@@ -102,3 +102,60 @@ func FuzzDecodeSubscriptionView(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) { checkView(t, in) })
 }
+
+// checkDecoder checks that a SubscriptionDecoder decodes each of ins as
+// DecodeSubscriptionView does.
+func checkDecoder(t *testing.T, ins ...[]byte) {
+	t.Helper()
+	var d wire.SubscriptionDecoder
+	for i, in := range ins {
+		want, wantErr := wire.DecodeSubscriptionView(in)
+		got, err := d.DecodeView(in)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("input %d: error %v, want %v", i, err, wantErr)
+		}
+		if !reflect.DeepEqual(got.Subscription, want.Subscription) || !reflect.DeepEqual(got.Materialize(), want.Materialize()) {
+			t.Fatalf("input %d:\n got %#v\nwant %#v", i, got.Materialize(), want.Materialize())
+		}
+	}
+}
+
+func TestSubscriptionDecoderVectors(t *testing.T) {
+	var ins [][]byte
+	for _, v := range subscriptionVectors {
+		ins = append(ins, v.in, v.in, v.in[:len(v.in)/2])
+	}
+	checkDecoder(t, ins...)
+}
+
+func TestSubscriptionDecoderShares(t *testing.T) {
+	topics := []string{"a", "b"}
+	x := wire.Subscription{Version: 3, Topics: topics, Owned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{0}}}, Rack: "r1"}
+	y := wire.Subscription{Version: 3, Topics: topics, Owned: []assignor.TopicPartitions{{Topic: "b", Partitions: []int32{1}}}, Generation: 4}
+	z := wire.Subscription{Version: 3, Topics: []string{"a", "c"}}
+	var d wire.SubscriptionDecoder
+	var got []wire.SubscriptionView
+	for _, s := range []wire.Subscription{x, y, z} {
+		v, err := d.DecodeView(s.AppendTo(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, v)
+	}
+	if &got[0].Topics[0] != &got[1].Topics[0] {
+		t.Error("equal topics arrays decoded into two slices, want one shared")
+	}
+	if &got[1].Topics[0] == &got[2].Topics[0] || !slices.Equal(got[2].Topics, z.Topics) {
+		t.Errorf("other topics %q share the slice of %q", got[2].Topics, got[1].Topics)
+	}
+	if got[1].Rack != "" || got[1].Generation != 4 || got[0].Rack != "r1" {
+		t.Errorf("fields of one subscription leak into another: %#v", got)
+	}
+}
+
+func FuzzSubscriptionDecoder(f *testing.F) {
+	for _, v := range subscriptionVectors {
+		f.Add(v.in, v.in)
+	}
+	f.Fuzz(func(t *testing.T, a, b []byte) { checkDecoder(t, a, b, a, a) })
+}
