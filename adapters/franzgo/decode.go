@@ -38,13 +38,14 @@ import (
 func (b *Balancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.GroupMemberBalancer, map[string]struct{}, error) {
 	mb := &memberBalancer{b: b, ids: make([]string, 0, len(members))}
 	decoded := make([]decodedMember, 0, len(members))
+	var dec wire.SubscriptionDecoder
 	count := make(map[string]int, len(members))
 	for i := range members {
 		count[members[i].MemberID]++
 	}
 	for i := range members {
 		id := members[i].MemberID
-		m, claims, readable := b.decodeMember(&members[i])
+		m, claims, readable := b.decodeMember(&dec, &members[i])
 		switch n := count[id]; {
 		case id == "":
 			b.logf("franzgo: %s: a member has an empty member ID; it is assigned nothing", b.name)
@@ -104,13 +105,16 @@ func subscribed(members []assignor.Member) map[string]struct{} {
 // returned reads them from the metadata, which it aliases (kgo keeps the
 // JoinGroup response, unchanged, until the balance is over). It reports
 // false when not even the member's topics can be read.
-func (b *Balancer) decodeMember(km *kmsg.JoinGroupResponseMember) (assignor.Member, wire.SubscriptionView, bool) {
+//
+// Members whose topics are the same bytes as the member's before them share
+// one Topics slice (dec's), which nothing changes afterwards.
+func (b *Balancer) decodeMember(dec *wire.SubscriptionDecoder, km *kmsg.JoinGroupResponseMember) (assignor.Member, wire.SubscriptionView, bool) {
 	id, instanceID := km.MemberID, ""
 	if km.InstanceID != nil {
 		instanceID = *km.InstanceID
 	}
 	meta := km.ProtocolMetadata
-	view, err := wire.DecodeSubscriptionView(meta)
+	view, err := dec.DecodeView(meta)
 	if err != nil {
 		v0, ok := versionZero(meta)
 		if !ok {
@@ -135,7 +139,7 @@ func (b *Balancer) decodeMember(km *kmsg.JoinGroupResponseMember) (assignor.Memb
 	}
 	if slices.Contains(m.Topics, "") {
 		b.logf("franzgo: %s: member %q subscribes to an empty topic name; ignored", b.name, id)
-		m.Topics = slices.DeleteFunc(m.Topics, func(t string) bool { return t == "" })
+		m.Topics = slices.DeleteFunc(slices.Clone(m.Topics), func(t string) bool { return t == "" }) // a copy: m.Topics may be shared
 	}
 	if m.Rack == "" && b.cfg.MemberRack != nil {
 		m.Rack = b.cfg.MemberRack(id, instanceID)
