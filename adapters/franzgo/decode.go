@@ -84,12 +84,12 @@ type decodedMember struct {
 
 // subscribed returns the set of topics the members subscribe to. A member
 // whose list equals the one before it (members of a group mostly share
-// their subscription) is not walked again.
+// their subscription, and then mostly one slice) is not walked again.
 func subscribed(members []assignor.Member) map[string]struct{} {
 	topics := make(map[string]struct{})
 	var last []string
 	for i, m := range members {
-		if i > 0 && slices.Equal(m.Topics, last) {
+		if i > 0 && (sameSlice(m.Topics, last) || slices.Equal(m.Topics, last)) {
 			continue
 		}
 		last = m.Topics
@@ -98,6 +98,13 @@ func subscribed(members []assignor.Member) map[string]struct{} {
 		}
 	}
 	return topics
+}
+
+// sameSlice reports whether x and y are the same slice: the same elements
+// in memory (members decoded with one shared Topics slice), so equal
+// without comparing a string.
+func sameSlice(x, y []string) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
 }
 
 // decodeMember reads one member's metadata into the [assignor.Member] the
