@@ -20,7 +20,9 @@ import (
 // balancer it returns also implements kgo.GroupMemberBalancerOrError (kgo
 // calls BalanceOrError) and kgo.GroupMemberBalancerInfo.
 //
-// Each member is read with this module's codec ([wire.DecodeSubscription]):
+// Each member is read with this module's codec ([wire.SubscriptionDecoder],
+// as strict as [wire.DecodeSubscription]; owned partitions stay in the
+// metadata until the balance reads them):
 // any version, a v1 cut short without owned partitions, a version above 3
 // as its v3 prefix, trailing bytes ignored. What it cannot read costs that
 // member, and a log line:
