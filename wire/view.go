@@ -106,16 +106,18 @@ func readTopic(b []byte, off int, topics []string, hint int) (string, int, int) 
 // A SubscriptionDecoder decodes the subscriptions of one group's members,
 // one after the other, sharing what they share: a subscription whose topics
 // array is byte for byte the one decoded just before gets the same Topics
-// slice, not a copy (the members of a group mostly subscribe alike). Every
-// other field is as [DecodeSubscriptionView] decodes it. Its zero value is
-// ready to use.
+// slice, not a copy (the members of a group mostly subscribe alike), and
+// likewise for UserData (the cooperative user data of members of one
+// generation). Every other field is as [DecodeSubscriptionView] decodes it.
+// Its zero value is ready to use.
 //
-// The Topics slices it returns may alias one another: a caller that changes
-// one copies it first. It keeps the last input's topics bytes until the next
-// call.
+// The Topics and UserData slices it returns may alias one another: a caller
+// that changes one copies it first. It keeps the last input's topics and
+// user data bytes until the next call.
 type SubscriptionDecoder struct {
-	last   []byte   // the topics array of the last subscription decoded
-	topics []string // its Topics
+	lastTopics, lastUserData []byte   // as encoded in the last subscription decoded
+	topics                   []string // its Topics
+	userData                 []byte   // its UserData
 }
 
 // DecodeView decodes b as [DecodeSubscriptionView] does, with the same
@@ -125,16 +127,19 @@ func (d *SubscriptionDecoder) DecodeView(b []byte) (SubscriptionView, error) {
 	if err != nil {
 		return SubscriptionView{}, err
 	}
-	raw := b[sh.topics.start:sh.userDataAt]
-	if sh.topics.entries == 0 || !bytes.Equal(raw, d.last) {
-		var v SubscriptionView
-		v.Subscription, v.b, v.owned = shapeFill(b, &sh), b, sh.owned
-		d.last, d.topics = raw, v.Topics
-		return v, nil
-	}
+	rawTopics := b[sh.topics.start:sh.userDataAt]
+	rawUserData := b[sh.userDataAt : sh.userDataAt+4+max(int(int32(be.Uint32(b[sh.userDataAt:]))), 0)]
 	var names strings.Builder
-	names.Grow(sh.rackLen)
-	s := Subscription{Version: sh.version, Topics: d.topics, UserData: readBytes(b, sh.userDataAt), Generation: sh.generation}
+	s := Subscription{Version: sh.version, Topics: d.topics, UserData: d.userData, Generation: sh.generation}
+	if sameTopics := sh.topics.entries > 0 && bytes.Equal(rawTopics, d.lastTopics); !sameTopics {
+		names.Grow(sh.topics.bytes + sh.rackLen)
+		s.Topics = readStrings(b, sh.topics, &names)
+		d.lastTopics, d.topics = rawTopics, s.Topics
+	}
+	if !bytes.Equal(rawUserData, d.lastUserData) {
+		s.UserData = readBytes(b, sh.userDataAt)
+		d.lastUserData, d.userData = rawUserData, s.UserData
+	}
 	if sh.rackAt >= 0 {
 		s.Rack, _ = readString(b, sh.rackAt, &names)
 	}

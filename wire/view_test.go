@@ -132,7 +132,8 @@ func TestSubscriptionDecoderShares(t *testing.T) {
 	topics := []string{"a", "b"}
 	x := wire.Subscription{Version: 3, Topics: topics, Owned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{0}}}, Rack: "r1"}
 	y := wire.Subscription{Version: 3, Topics: topics, Owned: []assignor.TopicPartitions{{Topic: "b", Partitions: []int32{1}}}, Generation: 4}
-	z := wire.Subscription{Version: 3, Topics: []string{"a", "c"}}
+	z := wire.Subscription{Version: 3, Topics: []string{"a", "c"}, UserData: []byte{}}
+	x.UserData, y.UserData = []byte{1, 2}, []byte{1, 2}
 	var d wire.SubscriptionDecoder
 	var got []wire.SubscriptionView
 	for _, s := range []wire.Subscription{x, y, z} {
@@ -147,6 +148,12 @@ func TestSubscriptionDecoderShares(t *testing.T) {
 	}
 	if &got[1].Topics[0] == &got[2].Topics[0] || !slices.Equal(got[2].Topics, z.Topics) {
 		t.Errorf("other topics %q share the slice of %q", got[2].Topics, got[1].Topics)
+	}
+	if &got[0].UserData[0] != &got[1].UserData[0] {
+		t.Error("equal user data decoded into two slices, want one shared")
+	}
+	if got[2].UserData == nil || len(got[2].UserData) != 0 {
+		t.Errorf("empty user data decoded as %#v, want empty and non-nil", got[2].UserData)
 	}
 	if got[1].Rack != "" || got[1].Generation != 4 || got[0].Rack != "r1" {
 		t.Errorf("fields of one subscription leak into another: %#v", got)
