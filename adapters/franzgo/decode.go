@@ -115,8 +115,8 @@ func sameSlice(x, y []string) bool {
 // JoinGroup response, unchanged, until the balance is over). It reports
 // false when not even the member's topics can be read.
 //
-// Members whose topics are the same bytes as the member's before them share
-// one Topics slice (dec's), which nothing changes afterwards.
+// Members whose topics (user data) are the same bytes as the member's before
+// them share one Topics (UserData) slice, dec's, which nothing changes.
 func (b *Balancer) decodeMember(dec *wire.SubscriptionDecoder, km *kmsg.JoinGroupResponseMember) (assignor.Member, wire.SubscriptionView, bool) {
 	id, instanceID := km.MemberID, ""
 	if km.InstanceID != nil {
