@@ -14,6 +14,13 @@
 //	if err != nil { ... }            // a *wire.DecodeError naming the field
 //	m := sub.Member(memberID, instanceID)
 //
+// A leader that hands the owned partitions straight to an
+// [assignor.IndexBuilder] can leave them in the metadata instead:
+// [DecodeSubscriptionView] (or a [SubscriptionDecoder], which also shares
+// one Topics slice between members that subscribe alike) checks the bytes
+// as strictly, with the same errors, and its OwnedPartitions iterates the
+// owned partitions on demand; the view aliases the metadata.
+//
 // After assigning, it encodes each member's plan:
 //
 //	b := wire.Assignment{Partitions: mp.Assigned, UserData: mp.UserData}.AppendTo(nil)

@@ -73,3 +73,28 @@ func ExampleRejoinEnvelope() {
 	// true ab <nil>
 	// 61 62: false ab <nil>
 }
+
+// A leader that feeds an assignor.IndexBuilder reads the owned partitions
+// straight from the metadata, into one scratch array, without building
+// []assignor.TopicPartitions.
+func ExampleSubscriptionDecoder() {
+	var d wire.SubscriptionDecoder
+	for _, owned := range [][]int32{{0, 2}, {1}} {
+		b := wire.Subscription{
+			Version: 3, Topics: []string{"orders"},
+			Owned: []assignor.TopicPartitions{{Topic: "orders", Partitions: owned}},
+		}.AppendTo(nil)
+		v, err := d.DecodeView(b)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		scratch := make([]int32, v.OwnedCount())
+		for topic, ps := range v.OwnedPartitions(scratch) {
+			fmt.Println(v.Topics, v.OwnedCount(), topic, ps)
+		}
+	}
+	// Output:
+	// [orders] 2 orders [0 2]
+	// [orders] 1 orders [1]
+}

@@ -104,59 +104,80 @@ func (s Subscription) Validate() error {
 // partition slices (each with its capacity clipped to its length). Empty
 // lists decode as nil; a null UserData as nil, an empty one as non-nil.
 func DecodeSubscription(b []byte) (Subscription, error) {
-	r := reader{b: b, msg: "subscription"}
-	v, err := r.int16()
-	if err != nil {
-		return Subscription{}, r.fail("version", 0, err)
-	}
-	if v < 0 {
-		return Subscription{}, r.fail("version", 0, ErrUnsupportedVersion)
-	}
-
-	// Scan: check every length, measure the result.
-	topics, err := r.scanStrings("topics")
+	sh, err := scanSubscription(b)
 	if err != nil {
 		return Subscription{}, err
 	}
-	userDataAt := r.off
-	if _, err := r.skipBytes(); err != nil {
-		return Subscription{}, r.fail("user_data", userDataAt, err)
-	}
-	var owned tpShape
-	if v >= 1 && r.left() > 0 {
-		if owned, err = r.scanTopicPartitions("owned_partitions"); err != nil {
-			return Subscription{}, err
-		}
-	}
-	generation := assignor.NoGeneration
-	if v >= 2 && r.left() > 0 {
-		at := r.off
-		if generation, err = r.int32(); err != nil {
-			return Subscription{}, r.fail("generation_id", at, err)
-		}
-	}
-	rackAt, rackLen := -1, 0
-	if v >= 3 && r.left() > 0 {
-		rackAt = r.off
-		if rackLen, err = r.skipString(); err != nil {
-			return Subscription{}, r.fail("rack_id", rackAt, err)
-		}
-	}
-
 	// Fill: every allocation at its exact size.
 	var names strings.Builder
-	names.Grow(topics.bytes + owned.names + rackLen)
-	s := Subscription{
-		Version:    v,
-		Topics:     readStrings(b, topics, &names),
-		UserData:   readBytes(b, userDataAt),
-		Owned:      readTopicPartitions(b, owned, &names),
-		Generation: generation,
-	}
-	if rackAt >= 0 {
-		s.Rack, _ = readString(b, rackAt, &names)
-	}
+	names.Grow(sh.topics.bytes + sh.owned.names + sh.rackLen)
+	s := sh.fill(b, &names)
+	s.Owned = readTopicPartitions(b, sh.owned, &names)
 	return s, nil
+}
+
+// subscriptionShape is a checked subscription: its version, generation and
+// where its other fields are.
+type subscriptionShape struct {
+	version         int16
+	generation      int32
+	topics          stringsShape
+	userDataAt      int
+	owned           tpShape
+	rackAt, rackLen int // rackAt -1: absent
+}
+
+// scanSubscription checks every length of a subscription and measures it.
+func scanSubscription(b []byte) (subscriptionShape, error) {
+	sh := subscriptionShape{generation: assignor.NoGeneration, rackAt: -1}
+	r := reader{b: b, msg: "subscription"}
+	v, err := r.int16()
+	if err != nil {
+		return sh, r.fail("version", 0, err)
+	}
+	if v < 0 {
+		return sh, r.fail("version", 0, ErrUnsupportedVersion)
+	}
+	sh.version = v
+	if sh.topics, err = r.scanStrings("topics"); err != nil {
+		return sh, err
+	}
+	sh.userDataAt = r.off
+	if _, err := r.skipBytes(); err != nil {
+		return sh, r.fail("user_data", sh.userDataAt, err)
+	}
+	if v >= 1 && r.left() > 0 {
+		if sh.owned, err = r.scanTopicPartitions("owned_partitions"); err != nil {
+			return sh, err
+		}
+	}
+	if v >= 2 && r.left() > 0 {
+		at := r.off
+		if sh.generation, err = r.int32(); err != nil {
+			return sh, r.fail("generation_id", at, err)
+		}
+	}
+	if v >= 3 && r.left() > 0 {
+		sh.rackAt = r.off
+		if sh.rackLen, err = r.skipString(); err != nil {
+			return sh, r.fail("rack_id", sh.rackAt, err)
+		}
+	}
+	return sh, nil
+}
+
+// fill decodes every field of a checked subscription but Owned.
+func (sh *subscriptionShape) fill(b []byte, names *strings.Builder) Subscription {
+	s := Subscription{
+		Version:    sh.version,
+		Topics:     readStrings(b, sh.topics, names),
+		UserData:   readBytes(b, sh.userDataAt),
+		Generation: sh.generation,
+	}
+	if sh.rackAt >= 0 {
+		s.Rack, _ = readString(b, sh.rackAt, names)
+	}
+	return s
 }
 
 // Member returns the [assignor.Member] that s describes for the member with

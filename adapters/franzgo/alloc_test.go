@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/sticky"
@@ -46,6 +48,38 @@ func TestSyncAssignmentsAllocations(t *testing.T) {
 			if allocs > 5 {
 				t.Errorf("members, topics, partitions %v, follow-up %v: %v allocations, want at most 5", shape, followUp, allocs)
 			}
+		}
+	}
+}
+
+// Decoding members that share a subscription costs a few allocations
+// whatever the group's size, none per member, topic or owned partition:
+// their topics and user data are decoded once and their owned partitions
+// stay in the metadata until the balance.
+func TestMemberBalancerAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
+	b := build(cooperative.Wrap(sticky.New()), Config{Logf: func(string, ...any) {}})
+	for _, shape := range [][3]int{{10, 5, 4}, {200, 20, 30}} {
+		members, topics, partitions := shape[0], shape[1], shape[2]
+		names := make([]string, topics)
+		for i := range names {
+			names[i] = fmt.Sprintf("t%03d", i)
+		}
+		var kms []kmsg.JoinGroupResponseMember
+		for m := range members {
+			owned := make(map[string][]int32, topics)
+			for _, name := range names {
+				for p := range partitions {
+					owned[name] = append(owned[name], int32(p*members+m))
+				}
+			}
+			kms = append(kms, member(fmt.Sprintf("m%04d", m), b.JoinGroupMetadata(names, owned, 3)))
+		}
+		allocs := testing.AllocsPerRun(10, func() { b.MemberBalancer(kms) })
+		if allocs > 32 {
+			t.Errorf("members, topics, partitions %v: %v allocations, want at most 32 whatever the group's size", shape, allocs)
 		}
 	}
 }

@@ -80,8 +80,8 @@ func TestRackAddedByKgoSurvives(t *testing.T) {
 		t.Run(st.name, func(t *testing.T) {
 			plain := b.JoinGroupMetadata(st.topics, st.current, st.gen)
 			racked := withKgoRack(t, plain, "use1-az1")
-			before, _ := b.decodeMember(&kmsg.JoinGroupResponseMember{MemberID: "m", ProtocolMetadata: plain})
-			after, ok := b.decodeMember(&kmsg.JoinGroupResponseMember{MemberID: "m", ProtocolMetadata: racked})
+			before, _ := decodeFull(b, &kmsg.JoinGroupResponseMember{MemberID: "m", ProtocolMetadata: plain})
+			after, ok := decodeFull(b, &kmsg.JoinGroupResponseMember{MemberID: "m", ProtocolMetadata: racked})
 			if !ok {
 				t.Fatal("the re-encoded metadata does not decode")
 			}
@@ -109,7 +109,7 @@ func TestKgoMembersReadByUs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b, _ := New(&recorder{name: tc.kgo.ProtocolName(), protocols: coopProtocols}, Config{})
 			meta := tc.kgo.JoinGroupMetadata([]string{"t"}, current, 5)
-			got, ok := b.decodeMember(&kmsg.JoinGroupResponseMember{MemberID: "m", ProtocolMetadata: meta})
+			got, ok := decodeFull(b, &kmsg.JoinGroupResponseMember{MemberID: "m", ProtocolMetadata: meta})
 			got.UserData = nil // kgo's own layout, opaque to the adapter
 			if !ok || !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("decoded %#v, want %#v", got, tc.want)
@@ -189,7 +189,7 @@ func TestJavaAndSaramaMembersReadByUs(t *testing.T) {
 			assignor.Member{ID: "m", Topics: []string{"t"}, Owned: owned, Generation: 6, UserData: wire.CooperativeUserData(6)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := b.decodeMember(&kmsg.JoinGroupResponseMember{MemberID: "m", ProtocolMetadata: tc.meta})
+			got, ok := decodeFull(b, &kmsg.JoinGroupResponseMember{MemberID: "m", ProtocolMetadata: tc.meta})
 			if !ok || !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("decoded %#v, want %#v", got, tc.want)
 			}

@@ -20,7 +20,9 @@ import (
 // balancer it returns also implements kgo.GroupMemberBalancerOrError (kgo
 // calls BalanceOrError) and kgo.GroupMemberBalancerInfo.
 //
-// Each member is read with this module's codec ([wire.DecodeSubscription]):
+// Each member is read with this module's codec ([wire.SubscriptionDecoder],
+// as strict as [wire.DecodeSubscription]; owned partitions stay in the
+// metadata until the balance reads them):
 // any version, a v1 cut short without owned partitions, a version above 3
 // as its v3 prefix, trailing bytes ignored. What it cannot read costs that
 // member, and a log line:
@@ -36,14 +38,16 @@ import (
 // balanced into) are dropped later, in the balance, once kgo has said which
 // generation that is.
 func (b *Balancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.GroupMemberBalancer, map[string]struct{}, error) {
-	mb := &memberBalancer{b: b, members: make([]assignor.Member, 0, len(members)), ids: make([]string, 0, len(members))}
+	mb := &memberBalancer{b: b, ids: make([]string, 0, len(members))}
+	decoded := make([]decodedMember, 0, len(members))
+	var dec wire.SubscriptionDecoder
 	count := make(map[string]int, len(members))
 	for i := range members {
 		count[members[i].MemberID]++
 	}
 	for i := range members {
 		id := members[i].MemberID
-		m, readable := b.decodeMember(&members[i])
+		m, claims, readable := b.decodeMember(&dec, &members[i])
 		switch n := count[id]; {
 		case id == "":
 			b.logf("franzgo: %s: a member has an empty member ID; it is assigned nothing", b.name)
@@ -53,28 +57,41 @@ func (b *Balancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.G
 			count[id] = 0 // its later copies: logged and listed already
 		case n == 1 && readable:
 			mb.ids = append(mb.ids, id)
-			mb.members = append(mb.members, m)
+			decoded = append(decoded, decodedMember{m, claims})
 			continue
 		case n == 1:
 			mb.ids = append(mb.ids, id) // assigned nothing; its claims are unknown
 		}
 		if readable {
+			m.Owned = claims.Materialize().Owned
 			mb.excluded = append(mb.excluded, m)
 		}
 	}
 	slices.Sort(mb.ids)
-	slices.SortFunc(mb.members, func(x, y assignor.Member) int { return cmp.Compare(x.ID, y.ID) })
+	slices.SortFunc(decoded, func(x, y decodedMember) int { return cmp.Compare(x.m.ID, y.m.ID) })
+	mb.members = make([]assignor.Member, len(decoded))
+	mb.claims = make([]wire.SubscriptionView, len(decoded))
+	for i := range decoded {
+		mb.members[i], mb.claims[i] = decoded[i].m, decoded[i].claims
+	}
 	return mb, subscribed(mb.members), nil
+}
+
+// decodedMember is a member as decodeMember read it: the member without its
+// owned partitions, which claims holds, still encoded.
+type decodedMember struct {
+	m      assignor.Member
+	claims wire.SubscriptionView
 }
 
 // subscribed returns the set of topics the members subscribe to. A member
 // whose list equals the one before it (members of a group mostly share
-// their subscription) is not walked again.
+// their subscription, and then mostly one slice) is not walked again.
 func subscribed(members []assignor.Member) map[string]struct{} {
 	topics := make(map[string]struct{})
 	var last []string
 	for i, m := range members {
-		if i > 0 && slices.Equal(m.Topics, last) {
+		if i > 0 && (sameSlice(m.Topics, last) || slices.Equal(m.Topics, last)) {
 			continue
 		}
 		last = m.Topics
@@ -85,25 +102,38 @@ func subscribed(members []assignor.Member) map[string]struct{} {
 	return topics
 }
 
+// sameSlice reports whether x and y are the same slice: the same elements
+// in memory (members decoded with one shared Topics slice), so equal
+// without comparing a string.
+func sameSlice(x, y []string) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+}
+
 // decodeMember reads one member's metadata into the [assignor.Member] the
-// assignor sees. It reports false when not even the member's topics can be
-// read.
-func (b *Balancer) decodeMember(km *kmsg.JoinGroupResponseMember) (assignor.Member, bool) {
+// assignor sees, but for its owned partitions: Owned is nil, and the view
+// returned reads them from the metadata, which it aliases (kgo keeps the
+// JoinGroup response, unchanged, until the balance is over). It reports
+// false when not even the member's topics can be read.
+//
+// Members whose topics (user data) are the same bytes as the member's before
+// them share one Topics (UserData) slice, dec's, which nothing changes.
+func (b *Balancer) decodeMember(dec *wire.SubscriptionDecoder, km *kmsg.JoinGroupResponseMember) (assignor.Member, wire.SubscriptionView, bool) {
 	id, instanceID := km.MemberID, ""
 	if km.InstanceID != nil {
 		instanceID = *km.InstanceID
 	}
 	meta := km.ProtocolMetadata
-	sub, err := wire.DecodeSubscription(meta)
+	view, err := dec.DecodeView(meta)
 	if err != nil {
 		v0, ok := versionZero(meta)
 		if !ok {
 			b.logf("franzgo: %s: member %q: metadata (%d bytes): %v; it is assigned nothing", b.name, id, len(meta), err)
-			return assignor.Member{}, false
+			return assignor.Member{}, wire.SubscriptionView{}, false
 		}
 		b.logf("franzgo: %s: member %q: metadata (%d bytes): %v; read as version 0: its topics, without owned partitions, generation, user data or rack", b.name, id, len(meta), err)
-		sub = v0
+		view = wire.SubscriptionView{Subscription: v0}
 	}
+	sub := view.Subscription
 	m := sub.Member(id, instanceID)
 	m.Generation = max(m.Generation, assignor.NoGeneration)
 	if sub.Version < 2 && b.cooperative && len(m.UserData) > 0 {
@@ -118,12 +148,12 @@ func (b *Balancer) decodeMember(km *kmsg.JoinGroupResponseMember) (assignor.Memb
 	}
 	if slices.Contains(m.Topics, "") {
 		b.logf("franzgo: %s: member %q subscribes to an empty topic name; ignored", b.name, id)
-		m.Topics = slices.DeleteFunc(m.Topics, func(t string) bool { return t == "" })
+		m.Topics = slices.DeleteFunc(slices.Clone(m.Topics), func(t string) bool { return t == "" }) // a copy: m.Topics may be shared
 	}
 	if m.Rack == "" && b.cfg.MemberRack != nil {
 		m.Rack = b.cfg.MemberRack(id, instanceID)
 	}
-	return m, true
+	return m, view, true
 }
 
 // versionZero reads meta as a version-0 subscription (topics and user

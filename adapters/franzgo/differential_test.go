@@ -3,6 +3,7 @@ package franzgo
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -128,6 +129,12 @@ func TestLeaderDifferential(t *testing.T) {
 		}
 		if !sameAssignments(got, want) {
 			rt.Fatalf("assignments\n%s\nthe old path's\n%s", render(decoded(t, got)), render(decoded(t, want)))
+		}
+		if r, ok := a.(*recorder); ok { // a Group assignor: the same Group, owned partitions included
+			if len(r.got) != 2 || !slices.EqualFunc(r.got[1].Members, r.got[0].Members, func(x, y assignor.Member) bool { return reflect.DeepEqual(x, y) }) ||
+				!reflect.DeepEqual(r.got[1].Topics, r.got[0].Topics) {
+				rt.Fatalf("the assignor got %d groups, want 2 equal ones:\n%#v", len(r.got), r.got)
+			}
 		}
 	})
 }

@@ -54,7 +54,7 @@
 // # What a bad member costs
 //
 // kgo hands over raw bytes, so the adapter decodes them itself, with this
-// module's codec ([wire.DecodeSubscription]: any version, a version above 3
+// module's codec ([wire.DecodeSubscriptionView]: any version, a version above 3
 // as its version-3 prefix, trailing bytes ignored), and one member's bytes
 // never fail the group's rebalance or panic:
 //   - metadata that does not decode is read as version 0, its topics only

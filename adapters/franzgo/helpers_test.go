@@ -173,3 +173,13 @@ func counts(args ...any) map[string]int32 {
 	}
 	return m
 }
+
+// decodeFull is decodeMember with the owned partitions decoded into the
+// member's Owned, as the assignor sees them.
+func decodeFull(b *Balancer, km *kmsg.JoinGroupResponseMember) (assignor.Member, bool) {
+	m, claims, ok := b.decodeMember(new(wire.SubscriptionDecoder), km)
+	if ok {
+		m.Owned = claims.Materialize().Owned
+	}
+	return m, ok
+}

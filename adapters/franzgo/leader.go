@@ -17,9 +17,10 @@ import (
 // (SetBalanceInfo), then the balance.
 type memberBalancer struct {
 	b        *Balancer
-	members  []assignor.Member // the members the assignor sees, sorted by ID
-	excluded []assignor.Member // members assigned nothing whose claims could be read
-	ids      []string          // every distinct non-empty member ID, sorted: one assignment each
+	members  []assignor.Member       // the members the assignor sees, sorted by ID
+	claims   []wire.SubscriptionView // members[i]'s owned partitions, still encoded; nil once in members' Owned
+	excluded []assignor.Member       // members assigned nothing whose claims could be read
+	ids      []string                // every distinct non-empty member ID, sorted: one assignment each
 	info     kgo.BalanceInfo
 }
 
@@ -66,13 +67,14 @@ func (mb *memberBalancer) Balance(topics map[string]int32) kgo.IntoSyncAssignmen
 func (mb *memberBalancer) BalanceOrError(topics map[string]int32) (kgo.IntoSyncAssignment, error) {
 	b := mb.b
 	gen := mb.info.Generation
-	b.dropImpossibleClaims(mb.members, gen)
-	b.dropImpossibleClaims(mb.excluded, gen)
+	b.dropImpossibleClaims(mb.members, mb.claims, gen)
+	b.dropImpossibleClaims(mb.excluded, nil, gen)
 	plan, err := mb.assign(mb.topics(topics))
 	if err != nil {
 		return nil, fmt.Errorf("franzgo: %s: generation %d: %w", b.name, gen, err)
 	}
 	if b.cooperative && len(mb.excluded) > 0 {
+		mb.materialize()
 		plan = b.withhold(plan, mb.members, mb.excluded)
 	}
 	return b.syncAssignments(plan, mb.ids), nil
@@ -84,33 +86,59 @@ func (mb *memberBalancer) BalanceOrError(topics map[string]int32) (kgo.IntoSyncA
 // refuses goes to the assignor as a Group too, so that the error is the
 // assignor's own.
 func (mb *memberBalancer) assign(topics []assignor.Topic) (assignor.Plan, error) {
-	g := assignor.Group{Members: mb.members, Topics: topics}
 	ia, ok := mb.b.a.(assignor.IndexAssignor)
 	if !ok {
-		return mb.b.a.Assign(g)
+		mb.materialize()
+		return mb.b.a.Assign(assignor.Group{Members: mb.members, Topics: topics})
 	}
 	ix, err := mb.index(topics)
 	if err != nil {
-		return mb.b.a.Assign(g)
+		mb.materialize()
+		return mb.b.a.Assign(assignor.Group{Members: mb.members, Topics: topics})
 	}
 	return ia.AssignIndex(ix)
 }
 
+// materialize decodes the members' owned partitions into their Owned, for
+// what needs them as lists (an assignor given a Group, the withholding of
+// excluded members' claims). Idempotent.
+func (mb *memberBalancer) materialize() {
+	for i := range mb.claims {
+		mb.members[i].Owned = mb.claims[i].Materialize().Owned
+	}
+	mb.claims = nil
+}
+
 // index builds the [assignor.Index] of the group, sized up front: the
-// topics, then every member with its decoded claims. It aliases the
-// members' and topics' slices, which nothing changes while the balance runs.
+// topics, then every member with its claims, read from its metadata into
+// one array shared by all members (each its own part) when they are still
+// encoded. It aliases the members' and topics' slices, which nothing
+// changes while the balance runs.
 func (mb *memberBalancer) index(topics []assignor.Topic) (*assignor.Index, error) {
 	var ib assignor.IndexBuilder
 	claims := 0
 	for i := range mb.members {
 		claims += countPartitions(mb.members[i].Owned)
 	}
+	for i := range mb.claims {
+		claims += mb.claims[i].OwnedCount()
+	}
 	ib.Grow(len(topics), len(mb.members), claims)
 	for _, t := range topics {
 		ib.AddTopic(t)
 	}
-	for _, m := range mb.members {
-		ib.AddMember(m, nil) // nil: m.Owned
+	var parts []int32
+	if mb.claims != nil {
+		parts = make([]int32, claims)
+	}
+	for i, m := range mb.members {
+		if mb.claims == nil {
+			ib.AddMember(m, nil) // nil: m.Owned
+			continue
+		}
+		n := mb.claims[i].OwnedCount()
+		ib.AddMember(m, mb.claims[i].OwnedPartitions(parts[:n:n]))
+		parts = parts[n:]
 	}
 	return ib.Build()
 }
@@ -121,8 +149,10 @@ func (mb *memberBalancer) index(topics []assignor.Topic) (*assignor.Index, error
 // trusting it would let a member outrank every true owner (KIP-792). Such a
 // member keeps its topics and loses its owned partitions, generation and
 // user data. Nothing is dropped when gen is unknown (0 or less: kgo did not
-// call SetBalanceInfo). Idempotent; it edits ms in place.
-func (b *Balancer) dropImpossibleClaims(ms []assignor.Member, gen int32) {
+// call SetBalanceInfo). claims, when not nil, holds ms[i]'s still encoded
+// owned partitions, which count and are dropped too. Idempotent; it edits
+// ms and claims in place.
+func (b *Balancer) dropImpossibleClaims(ms []assignor.Member, claims []wire.SubscriptionView, gen int32) {
 	if gen <= 0 {
 		return
 	}
@@ -131,8 +161,13 @@ func (b *Balancer) dropImpossibleClaims(ms []assignor.Member, gen int32) {
 		if m.Generation < gen {
 			continue
 		}
+		n := countPartitions(m.Owned)
+		if claims != nil {
+			n += claims[i].OwnedCount()
+			claims[i] = wire.SubscriptionView{}
+		}
 		b.logf("franzgo: %s: member %q claims %d partitions at generation %d, not below generation %d being balanced into; its claims and user data are ignored",
-			b.name, m.ID, countPartitions(m.Owned), m.Generation, gen)
+			b.name, m.ID, n, m.Generation, gen)
 		m.Owned, m.Generation, m.UserData = nil, assignor.NoGeneration, nil
 	}
 }
