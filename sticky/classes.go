@@ -20,6 +20,9 @@ type classifier struct {
 	// that subscriber set are read.
 	rackHub    []int32
 	rackHubSet int32
+	// rackClass[r+1] caches class+1 of the unowned partitions of (rackHubSet,
+	// rack set r), for groups without claims.
+	rackClass []int32
 	// claimed: some member claims something. Without claims (a fresh
 	// group), a topic whose hub cannot change from partition to partition
 	// is one class: its hub's unowned one.
@@ -80,7 +83,12 @@ func (c *classifier) topic(t int32) {
 	}
 	if set != c.rackHubSet {
 		clear(c.rackHub)
+		clear(c.rackClass)
 		c.rackHubSet = set
+	}
+	if !c.claimed {
+		c.freshRacks(set, racks, lo, hi)
+		return
 	}
 	hub, lastRack := int32(-1), int32(-2)
 	for p := lo; p < hi; p++ {
@@ -94,6 +102,29 @@ func (c *classifier) topic(t int32) {
 		class := c.ownedClass(hub, sol.ix.Owner[p])
 		sol.partClass[p] = class
 		sol.classSize[class]++
+	}
+}
+
+// freshRacks classifies the partitions lo to hi of a topic of subscriber
+// set set with replica racks racks, in a group without claims: every
+// partition is in the unowned class of its rack set's hub, cached per rack
+// set so that a partition costs one rack lookup.
+func (c *classifier) freshRacks(set int32, racks [][]string, lo, hi int32) {
+	sol := c.sol
+	partClass, classSize := sol.partClass[lo:hi], sol.classSize
+	for i, rs := range racks[:hi-lo] {
+		rack := c.interner.id(rs)
+		if int(rack+1) >= len(c.rackClass) {
+			c.rackClass = append(c.rackClass, make([]int32, int(rack+2)-len(c.rackClass))...)
+		}
+		class := c.rackClass[rack+1] - 1
+		if class < 0 {
+			class = c.unowned(c.rackSetHub(set, rack))
+			c.rackClass[rack+1] = class + 1
+			classSize = sol.classSize
+		}
+		partClass[i] = class
+		classSize[class]++
 	}
 }
 
