@@ -112,30 +112,11 @@ func (sol *solver) indexRacks(enabled bool) {
 		return
 	}
 	ix := sol.ix
-	anyReplicas := false
-	for _, t := range ix.Topics {
-		if t.ReplicaRacks != nil {
-			anyReplicas = true
-			break
-		}
-	}
-	if !anyReplicas {
+	if !ix.HasReplicaRacks() {
 		return
 	}
-	rackID := map[string]int32{}
-	sol.memberRack = make([]int32, sol.members)
-	for m, mem := range ix.Members {
-		sol.memberRack[m] = -1
-		if mem.Rack == "" {
-			continue
-		}
-		id, ok := rackID[mem.Rack]
-		if !ok {
-			id = int32(len(rackID))
-			rackID[mem.Rack] = id
-		}
-		sol.memberRack[m] = id
-	}
+	var rackID map[string]int32
+	sol.memberRack, rackID = ix.MemberRacks()
 	if len(rackID) == 0 {
 		sol.memberRack = nil
 		return

@@ -108,21 +108,8 @@ func totalError(ix *dense.Index, p int32) error {
 // replicas are in no member's rack get -1. Consecutive partitions with
 // equal replica rack lists (the common case) share one lookup.
 func readRacks(ix *dense.Index, g *group) {
-	rackID := map[string]int32{}
-	memberRack := make([]int32, len(ix.Members))
-	for m, mem := range ix.Members {
-		memberRack[m] = -1
-		if mem.Rack == "" {
-			continue
-		}
-		id, ok := rackID[mem.Rack]
-		if !ok {
-			id = int32(len(rackID))
-			rackID[mem.Rack] = id
-		}
-		memberRack[m] = id
-	}
-	if len(rackID) == 0 || !slices.ContainsFunc(ix.Topics, func(t dense.Topic) bool { return t.ReplicaRacks != nil }) {
+	memberRack, rackID := ix.MemberRacks()
+	if len(rackID) == 0 || !ix.HasReplicaRacks() {
 		return
 	}
 	g.memberRack = memberRack

@@ -220,3 +220,30 @@ func (ix *Index) FindOutside(m int32, topic string, id int32) (int, bool) {
 func compareOutside(a, b OutsideClaim) int {
 	return cmp.Or(cmp.Compare(a.Member, b.Member), cmp.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
 }
+
+// MemberRacks numbers the members' racks in member order: rack[m] is member
+// m's rack number, or -1 for a member without a rack, and ids maps each
+// rack name to its number. Sticky and the weighted assignor read racks this
+// way, so that both number them alike.
+func (ix *Index) MemberRacks() (rack []int32, ids map[string]int32) {
+	ids = map[string]int32{}
+	rack = make([]int32, len(ix.Members))
+	for m, mem := range ix.Members {
+		rack[m] = -1
+		if mem.Rack == "" {
+			continue
+		}
+		id, ok := ids[mem.Rack]
+		if !ok {
+			id = int32(len(ids))
+			ids[mem.Rack] = id
+		}
+		rack[m] = id
+	}
+	return rack, ids
+}
+
+// HasReplicaRacks reports whether some topic carries replica racks.
+func (ix *Index) HasReplicaRacks() bool {
+	return slices.ContainsFunc(ix.Topics, func(t Topic) bool { return t.ReplicaRacks != nil })
+}

@@ -55,22 +55,10 @@ func migrateFromKgoEager(h *Harness, k Kind) error {
 	if k.Kgo == nil {
 		return fmt.Errorf("e2e: migrate-from-kgo-eager: %s is not a franz-go kind", k.Name)
 	}
-	ms, err := startAll(h, KgoSticky, 4, false)
-	if err != nil {
-		return err
-	}
 	both := Kind{Name: k.Name + "+sticky", Kgo: func() []kgo.GroupBalancer {
 		return append(k.Kgo(), kgo.StickyBalancer())
 	}}
-	h.MarkStart()
-	if err := rollAll(h, ms, both, 1); err != nil {
-		return err
-	}
-	if err := rollAll(h, ms, k, 2); err != nil {
-		return err
-	}
-	h.MarkEnd()
-	return nil
+	return migrate(h, KgoSticky, both, k)
 }
 
 // mixedClients is the mixed group on two clients: k (ours on franz-go),

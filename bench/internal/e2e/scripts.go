@@ -297,18 +297,25 @@ func staticRestart(h *Harness, k Kind) error { return restartEach(h, k, true) }
 // two rolling deploys: first to [k, sticky] (sarama stays eager while any
 // configured strategy is eager), then to [k] alone.
 func migrateFromEager(h *Harness, k Kind) error {
-	ms, err := startAll(h, SaramaSticky, 4, false)
-	if err != nil {
-		return err
-	}
 	both := Kind{Name: k.Name + "+sticky", Sarama: func() []ibm.BalanceStrategy {
 		return append(k.Sarama(), ibm.NewBalanceStrategySticky())
 	}}
+	return migrate(h, SaramaSticky, both, k)
+}
+
+// migrate starts 4 members of kind from, then rolls them to both (the
+// target and from's strategy listed together) and then to target alone: the
+// two rolling deploys of KIP-429's migration from an eager assignor.
+func migrate(h *Harness, from, both, target Kind) error {
+	ms, err := startAll(h, from, 4, false)
+	if err != nil {
+		return err
+	}
 	h.MarkStart()
 	if err := rollAll(h, ms, both, 1); err != nil {
 		return err
 	}
-	if err := rollAll(h, ms, k, 2); err != nil {
+	if err := rollAll(h, ms, target, 2); err != nil {
 		return err
 	}
 	h.MarkEnd()
