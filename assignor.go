@@ -1,6 +1,9 @@
 package assignor
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Assignor decides, on the group leader, which member owns which partition.
 //
@@ -13,7 +16,8 @@ import "slices"
 //
 // Optional abilities are separate interfaces found by type assertion:
 // [ProtocolAssignor], [BalancedAssignor], [StickyAssignor],
-// [IndexAssignor], [SubscriptionUserDataAssignor] and [AssignmentObserver].
+// [HolderAssignor], [IndexAssignor], [SubscriptionUserDataAssignor] and
+// [AssignmentObserver].
 type Assignor interface {
 	// Name is the protocol name members advertise in JoinGroup, such as
 	// "roundrobin" or "cooperative-sticky".
@@ -78,11 +82,30 @@ type StickyAssignor interface {
 // elsewhere: by an adapter, from its client's decoded metadata, with an
 // [IndexBuilder], sparing the [Group] in between. AssignIndex(ix) must
 // return exactly what Assign(ix.Group()) returns; it must not keep ix. An
-// adapter that has an Index and an assignor without this ability calls
-// Assign(ix.Group()).
+// adapter that has an Index and an assignor without this ability (nor
+// [HolderAssignor]) calls Assign(ix.Group()).
 type IndexAssignor interface {
 	Assignor
 	AssignIndex(ix *Index) (Plan, error)
+}
+
+// HolderAssignor is an assignor that decides, on an [Index], one holder per
+// flat partition: its answer is the assignment in flat form, which callers
+// that work in flat form themselves (the cooperative wrapper, the adapters'
+// leader) take without the plan's lists in between. The assignors of this
+// module are HolderAssignors; the package Example writes one.
+//
+// AssignHolders(ix) must return the assignment Assign(ix.Group()) returns:
+// holder[p] is the member number given flat partition p, or -1, with
+// len(holder) == ix.NumPartitions(); userData is nil, or holds each member's
+// assignment user data by member number (len(userData) ==
+// ix.NumMembers()). The plan it stands for is
+// [Index.PlanFromHolders](holder) with that user data. It must not modify ix
+// or keep it; the caller takes holder and userData over. It fails as Assign
+// does.
+type HolderAssignor interface {
+	Assignor
+	AssignHolders(ix *Index) (holder []int32, userData [][]byte, err error)
 }
 
 // MemberState is what a member knows of itself when it joins: what it
@@ -115,6 +138,35 @@ type SubscriptionUserDataAssignor interface {
 type AssignmentObserver interface {
 	Assignor
 	OnAssignment(assigned []TopicPartitions, userData []byte, generation int32)
+}
+
+// AssignIndex runs a on the group ix describes through the fastest path a
+// offers: [HolderAssignor] (the plan is [Index.PlanFromHolders] with a's user
+// data), else [IndexAssignor], else Assign(ix.Group()). It is what an
+// adapter calls once it has built an Index; every path gives the same plan.
+func AssignIndex(a Assignor, ix *Index) (Plan, error) {
+	switch a := a.(type) {
+	case HolderAssignor:
+		holder, userData, err := a.AssignHolders(ix)
+		if err != nil {
+			return Plan{}, err
+		}
+		if len(holder) != ix.NumPartitions() || userData != nil && len(userData) != ix.NumMembers() {
+			return Plan{}, fmt.Errorf("%w: %s: %d holders for %d partitions, %d user data entries for %d members",
+				errFlatForm, a.Name(), len(holder), ix.NumPartitions(), len(userData), ix.NumMembers())
+		}
+		if err := ix.checkRange(holder); err != nil {
+			return Plan{}, err
+		}
+		plan := ix.PlanFromHolders(holder)
+		for m, ud := range userData {
+			plan.Members[m].UserData = ud
+		}
+		return plan, nil
+	case IndexAssignor:
+		return a.AssignIndex(ix)
+	}
+	return a.Assign(ix.Group())
 }
 
 // Protocols returns the protocols a declares, [Eager] if it declares none.

@@ -93,7 +93,7 @@ func TestIndexBuilderMatchesNewIndex(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: Assign: %v", a.Name(), err)
 			}
-			got, err := a.(assignor.IndexAssignor).AssignIndex(ix)
+			got, err := assignor.AssignIndex(a, ix)
 			if err != nil || got.String() != want.String() {
 				t.Fatalf("%s: AssignIndex:\n%s(err %v)\nAssign:\n%s", a.Name(), got, err, want)
 			}

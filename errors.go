@@ -4,8 +4,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-
-	"github.com/kgroup/assignor/internal/dense"
 )
 
 // Errors for a group that cannot be assigned at all, returned (wrapped in a
@@ -117,60 +115,3 @@ func errorText(err error) string {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
-
-// ruleErrors maps each rule of package dense to its sentinel.
-var ruleErrors = [...]error{
-	dense.EmptyMemberID:        ErrEmptyMemberID,
-	dense.DuplicateMember:      ErrDuplicateMember,
-	dense.EmptyTopicName:       ErrEmptyTopicName,
-	dense.DuplicateTopic:       ErrDuplicateTopic,
-	dense.ReplicaRacksMismatch: ErrReplicaRacks,
-	dense.BadWeights:           ErrWeights,
-	dense.AssignedTwice:        ErrAssignedTwice,
-	dense.NotSubscribed:        ErrNotSubscribed,
-	dense.UnknownMember:        ErrUnknownMember,
-	dense.DuplicateEntry:       ErrDuplicateMember,
-	dense.MissingMember:        ErrMissingMember,
-	dense.OutsideMetadata:      ErrOutsideMetadata,
-	dense.Unassigned:           ErrUnassigned,
-	dense.NotOwner:             ErrNotOwner,
-	dense.Unsorted:             ErrUnsorted,
-}
-
-// violationErrors converts violations of ix into the public error types,
-// joined with errors.Join; nil for none.
-func violationErrors(ix *dense.Index, vs []dense.Violation) error {
-	if len(vs) == 0 {
-		return nil
-	}
-	errs := make([]error, len(vs))
-	for i, v := range vs {
-		errs[i] = violationError(ix, v)
-	}
-	return errors.Join(errs...)
-}
-
-// violationError converts one violation; ix may be nil for a violation that
-// names no member number (a group that could not be indexed).
-func violationError(ix *dense.Index, v dense.Violation) error {
-	err := ruleErrors[v.Rule]
-	member := v.MemberID
-	if v.Member >= 0 {
-		member = ix.Members[v.Member].ID
-	}
-	switch v.Rule {
-	case dense.EmptyTopicName, dense.DuplicateTopic, dense.ReplicaRacksMismatch, dense.BadWeights:
-		return &TopicError{Topic: v.Topic, Err: err}
-	case dense.EmptyMemberID, dense.DuplicateMember, dense.UnknownMember, dense.DuplicateEntry, dense.MissingMember:
-		return &MemberError{Member: member, Err: err}
-	case dense.Unsorted:
-		if v.Topic == "" && v.Partition < 0 {
-			return &MemberError{Member: member, Err: err}
-		}
-	}
-	e := &PartitionError{Member: member, Topic: v.Topic, Partition: v.Partition, Generation: v.Generation, Err: err}
-	if v.Rule == dense.AssignedTwice && v.Other >= 0 {
-		e.Other = ix.Members[v.Other].ID
-	}
-	return e
-}

@@ -1,27 +1,26 @@
 package assignor
 
 import (
-	"iter"
+	"cmp"
 	"slices"
 	"sync"
-
-	"github.com/kgroup/assignor/internal/dense"
 )
 
 // Owner values of a partition (see [Index.Owner]) other than a member
 // number.
 const (
 	// Unclaimed: no member claims the partition.
-	Unclaimed int32 = dense.Unclaimed
+	Unclaimed int32 = -1
 	// Contested: two or more members claim the partition at the same,
 	// highest generation, so it has no valid owner.
-	Contested int32 = dense.Contested
+	Contested int32 = -2
 )
 
 // Index is the canonical, dense, read-only view of a [Group] that assignors
 // work on, with every member's claims classified. It is the one place in
 // this module that decides who owns what; every assignor here reads
-// ownership from it and nowhere else.
+// ownership from it and nowhere else, through the same methods a custom
+// assignor uses.
 //
 // # Numbering
 //
@@ -45,10 +44,10 @@ const (
 //   - every claim below the highest generation is stale.
 //
 // A claim outside the metadata (a topic the metadata lacks, a partition not
-// in the topic's list, a negative partition) is not in [Index.Claims];
-// package cooperative classifies those too. Claims are never an error: they
-// are facts about the members. A member that lists a partition twice claims
-// it once.
+// in the topic's list, a negative partition) is not in [Index.Claims]:
+// [Index.Outside] lists those, classified alike. Claims are never an
+// error: they are facts about the members. A member that lists a partition
+// twice claims it once.
 //
 // # Contract
 //
@@ -57,10 +56,38 @@ const (
 // modified. Member and topic numbers out of range panic, as slice indices
 // do. Building an Index costs O(P + C log C + M log M + S) for P
 // partitions, C claims, M members and S subscription entries; every method
-// is O(1) unless its doc says otherwise.
+// is O(1) unless its doc says otherwise. An Index is safe for concurrent
+// reads.
 type Index struct {
-	d       *dense.Index
-	members []*Member // by member number, pointing into the Group or the builder's copies
+	// members[m] is member m, pointing into the Group or the builder's
+	// copies; input[m] is its position in the builder's input.
+	members []*Member
+	input   []int32
+	// topics are the metadata's topics in name order, each with its
+	// partitions sorted and deduplicated (and its replica racks and weights
+	// permuted to match).
+	topics []Topic
+	// topicStart[t] is the flat number of topic t's first partition;
+	// topicStart[len(topics)] is the number of partitions.
+	topicStart []int32
+	// subscriptions[m] are member m's subscribed topics that are in the
+	// metadata, ascending, distinct (members with identical subscriptions
+	// may share one slice); subscribers[t] are topic t's subscribers,
+	// ascending.
+	subscriptions [][]int32
+	subscribers   [][]int32
+	// claims[m] are member m's claims inside the metadata, flat, ascending,
+	// distinct; generation[m] is their generation (>= NoGeneration).
+	claims     [][]int32
+	generation []int32
+	// owner[p] is partition p's valid owner, or Unclaimed or Contested.
+	owner []int32
+	// outside are the claims outside the metadata, sorted by member, topic,
+	// partition.
+	outside []OutsideClaim
+
+	topicByName map[string]int32
+	contiguous  []bool // contiguous[t]: topic t's partitions are 0..n-1
 
 	// The group the index was built from: given to NewIndex, or rebuilt from
 	// the index on the first call of Group when an IndexBuilder built it.
@@ -72,12 +99,14 @@ type Index struct {
 // NewIndex builds the Index of g. It fails only for a group that cannot be
 // assigned at all: an empty or duplicate member ID ([*MemberError] with
 // [ErrEmptyMemberID] or [ErrDuplicateMember]), an empty or duplicate topic
-// name, or replica racks that do not match the partitions ([*TopicError]
-// with [ErrEmptyTopicName], [ErrDuplicateTopic], [ErrReplicaRacks] or
-// [ErrWeights]).
+// name, or replica racks or weights that do not match the partitions
+// ([*TopicError] with [ErrEmptyTopicName], [ErrDuplicateTopic],
+// [ErrReplicaRacks] or [ErrWeights]).
 func NewIndex(g Group) (*Index, error) {
-	b := IndexBuilder{members: g.Members, owned: make([]iter.Seq2[string, []int32], len(g.Members))}
-	b.b.Grow(len(g.Topics), len(g.Members), 0)
+	b := IndexBuilder{members: g.Members, owned: make([]ownedSource, len(g.Members))}
+	b.Grow(len(g.Topics), 0, 0)
+	b.ix.members = make([]*Member, 0, len(g.Members))
+	b.generations = make([]int32, 0, len(g.Members))
 	for _, t := range g.Topics {
 		b.AddTopic(t)
 	}
@@ -92,150 +121,123 @@ func NewIndex(g Group) (*Index, error) {
 	return ix, nil
 }
 
-func init() {
-	dense.Of = func(ix any) *dense.Index { return ix.(*Index).d }
-	dense.Errors = violationErrors
-}
-
 // NumMembers is the number of members.
 func (ix *Index) NumMembers() int { return len(ix.members) }
 
 // Member returns member m as the group has it; its slices alias the
-// group. For an Index an [IndexBuilder] built from an iterator of owned
-// partitions, Owned is nil: read claims with [Index.Claims], or the whole
-// group with [Index.Group].
+// group. For a member an [IndexBuilder] was given with an iterator of owned
+// partitions, Owned is nil, whatever the Member passed to AddMember held:
+// read claims with [Index.Claims] and [Index.Outside], or the whole group
+// with [Index.Group].
 func (ix *Index) Member(m int32) Member { return *ix.members[m] }
 
 // MemberNumber returns the number of the member with the given ID.
 // O(log M).
-func (ix *Index) MemberNumber(id string) (int32, bool) { return ix.d.MemberNumber(id) }
+func (ix *Index) MemberNumber(id string) (int32, bool) {
+	i, ok := slices.BinarySearchFunc(ix.members, id, func(m *Member, id string) int { return cmp.Compare(m.ID, id) })
+	return int32(i), ok
+}
 
 // NumTopics is the number of topics in the metadata.
-func (ix *Index) NumTopics() int { return len(ix.d.Topics) }
+func (ix *Index) NumTopics() int { return len(ix.topics) }
 
 // Topic returns topic t with its partitions sorted and deduplicated (and
 // its replica racks and weights permuted to match).
-func (ix *Index) Topic(t int32) Topic { return Topic(ix.d.Topics[t]) }
+func (ix *Index) Topic(t int32) Topic { return ix.topics[t] }
 
 // TopicNumber returns the number of the topic named name.
-func (ix *Index) TopicNumber(name string) (int32, bool) { return ix.d.TopicNumber(name) }
+func (ix *Index) TopicNumber(name string) (int32, bool) {
+	t, ok := ix.topicByName[name]
+	return t, ok
+}
 
 // NumPartitions is the number of partitions in the metadata.
-func (ix *Index) NumPartitions() int { return ix.d.NumPartitions() }
+func (ix *Index) NumPartitions() int { return int(ix.topicStart[len(ix.topics)]) }
 
 // TopicRange returns the flat numbers of topic t's partitions: first to
 // end, end excluded; partition i of Topic(t).Partitions is first+i.
 func (ix *Index) TopicRange(t int32) (first, end int32) {
-	return ix.d.TopicStart[t], ix.d.TopicStart[t+1]
+	return ix.topicStart[t], ix.topicStart[t+1]
 }
 
 // TopicOf returns the topic number of flat partition p. O(log T).
-func (ix *Index) TopicOf(p int32) int32 { return ix.d.TopicOf(p) }
+func (ix *Index) TopicOf(p int32) int32 {
+	t, found := slices.BinarySearch(ix.topicStart, p)
+	if found {
+		// Empty topics share a start: the last topic starting at p owns it.
+		for t+1 < len(ix.topicStart)-1 && ix.topicStart[t+1] == p {
+			t++
+		}
+		return int32(t)
+	}
+	return int32(t - 1)
+}
+
+// topicAfter returns the topic of flat partition p for a caller walking
+// partitions in ascending order: it tries the few topics after t (the last
+// answer, or -1) before searching.
+func (ix *Index) topicAfter(t, p int32) int32 {
+	for n := t + 1; n <= t+lookahead && int(n) < len(ix.topics); n++ {
+		if p >= ix.topicStart[n] && p < ix.topicStart[n+1] {
+			return n
+		}
+	}
+	return ix.TopicOf(p)
+}
 
 // Partition returns the topic name and partition ID of flat partition p.
 // O(log T).
-func (ix *Index) Partition(p int32) (topic string, id int32) { return ix.d.Partition(p) }
+func (ix *Index) Partition(p int32) (topic string, id int32) {
+	t := ix.TopicOf(p)
+	return ix.topics[t].Name, ix.topics[t].Partitions[p-ix.topicStart[t]]
+}
 
 // Flat returns the flat number of partition id of topic t, and whether the
 // metadata has it. O(1) for a topic whose partitions are 0..n-1, else
 // O(log n).
-func (ix *Index) Flat(t, id int32) (int32, bool) { return ix.d.Flat(t, id) }
+func (ix *Index) Flat(t, id int32) (int32, bool) {
+	if ix.contiguous[t] {
+		if id >= 0 && int(id) < len(ix.topics[t].Partitions) {
+			return ix.topicStart[t] + id, true
+		}
+		return 0, false
+	}
+	i, ok := slices.BinarySearch(ix.topics[t].Partitions, id)
+	return ix.topicStart[t] + int32(i), ok
+}
 
 // Subscriptions returns the topics member m subscribes to that are in the
-// metadata: topic numbers, ascending, distinct.
-func (ix *Index) Subscriptions(m int32) []int32 { return ix.d.Subscriptions[m] }
+// metadata: topic numbers, ascending, distinct. Members with identical
+// subscriptions may share one slice.
+func (ix *Index) Subscriptions(m int32) []int32 { return ix.subscriptions[m] }
 
 // Subscribers returns the members subscribed to topic t, ascending.
-func (ix *Index) Subscribers(t int32) []int32 { return ix.d.Subscribers[t] }
+func (ix *Index) Subscribers(t int32) []int32 { return ix.subscribers[t] }
 
 // Subscribes reports whether member m subscribes to topic t. O(log S) for
 // S subscriptions of m.
-func (ix *Index) Subscribes(m, t int32) bool { return ix.d.Subscribes(m, t) }
+func (ix *Index) Subscribes(m, t int32) bool {
+	_, ok := slices.BinarySearch(ix.subscriptions[m], t)
+	return ok
+}
+
+// subscribesByName reports whether member m subscribes to the topic named
+// topic, whether or not the metadata knows it.
+func (ix *Index) subscribesByName(m int32, topic string) bool {
+	if t, ok := ix.TopicNumber(topic); ok {
+		return ix.Subscribes(m, t)
+	}
+	return slices.Contains(ix.members[m].Topics, topic)
+}
 
 // Claims returns member m's claims inside the metadata: flat partition
 // numbers, ascending, distinct.
-func (ix *Index) Claims(m int32) []int32 { return ix.d.Claims[m] }
+func (ix *Index) Claims(m int32) []int32 { return ix.claims[m] }
 
 // Generation returns the generation of member m's claims (>=
 // [NoGeneration]).
-func (ix *Index) Generation(m int32) int32 { return ix.d.Generation[m] }
+func (ix *Index) Generation(m int32) int32 { return ix.generation[m] }
 
 // Owner returns the member number of flat partition p's valid owner, or
 // [Unclaimed] or [Contested].
-func (ix *Index) Owner(p int32) int32 { return ix.d.Owner[p] }
-
-// PlanFromHolders builds the plan in which holder[p] (a member number, or
-// -1 for nobody) holds flat partition p; len(holder) must be
-// NumPartitions(). The plan has one entry per member, in member ID order,
-// with topics and partitions sorted; it does not alias holder or the group.
-// O(P + M) in a fixed number of allocations.
-func (ix *Index) PlanFromHolders(holder []int32) Plan {
-	lists := dense.Lists[TopicPartitions](ix.d, holder, ix.d.CountSizes(holder), nil)
-	return ix.plan(lists)
-}
-
-// Plan builds the plan in which member m holds the flat partitions
-// assigned[m] (assigned may be shorter than the members; a member past its
-// end holds nothing). It sorts each assigned[m] in place; the plan has one
-// entry per member, in member ID order, and does not alias assigned or the
-// group.
-func (ix *Index) Plan(assigned [][]int32) Plan {
-	from := make([]int32, len(ix.members)+1)
-	for m := range ix.members {
-		from[m+1] = from[m]
-		if m < len(assigned) {
-			from[m+1] += int32(len(assigned[m]))
-		}
-	}
-	flat := make([]int32, 0, from[len(ix.members)])
-	for m := range min(len(assigned), len(ix.members)) {
-		slices.Sort(assigned[m])
-		flat = append(flat, assigned[m]...)
-	}
-	return ix.plan(dense.ListsOf[TopicPartitions](ix.d, flat, from))
-}
-
-// TopicPartitions converts flat partitions into topic-grouped partitions,
-// sorted by topic then partition. It sorts ps in place; the result does not
-// alias ps or the group.
-func (ix *Index) TopicPartitions(ps []int32) []TopicPartitions {
-	slices.Sort(ps)
-	return dense.ListsOf[TopicPartitions](ix.d, slices.Clone(ps), []int32{0, int32(len(ps))})[0]
-}
-
-// plan builds the plan whose member m is assigned lists[m].
-func (ix *Index) plan(lists [][]TopicPartitions) Plan {
-	plan := Plan{Members: make([]MemberPlan, len(ix.members))}
-	for m, mem := range ix.members {
-		plan.Members[m] = MemberPlan{Member: mem.ID, Assigned: lists[m]}
-	}
-	return plan
-}
-
-// OutsideReason says why a claim is outside the leader's metadata (see
-// package cooperative, which classifies such claims).
-type OutsideReason uint8
-
-const (
-	// UnknownTopic: the metadata lacks the topic (new to this leader, or
-	// deleted).
-	UnknownTopic = OutsideReason(dense.UnknownTopic)
-	// UnknownPartition: the topic is known but the partition ID, though not
-	// negative, is not among its partitions (a partition expansion the leader
-	// has not seen yet, or a bad claim).
-	UnknownPartition = OutsideReason(dense.UnknownPartition)
-	// NegativePartition: a partition ID below zero, which cannot exist.
-	NegativePartition = OutsideReason(dense.NegativePartition)
-)
-
-func (r OutsideReason) String() string {
-	switch r {
-	case UnknownTopic:
-		return "unknown topic"
-	case UnknownPartition:
-		return "unknown partition"
-	case NegativePartition:
-		return "negative partition"
-	}
-	return "outside(" + itoa(int64(r)) + ")"
-}
+func (ix *Index) Owner(p int32) int32 { return ix.owner[p] }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
-	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/wire"
@@ -60,7 +59,7 @@ func benchGroups(b *testing.B, s benchShape) (settled, joined assignor.Group) {
 // encoding every member's assignment, the work no leader can avoid), in the
 // same binary on the same inputs; wrapper-only is the wrapper around a plan
 // computed beforehand, its own cost, and wrapper-only-indexed the same
-// through the dense fast path sticky uses. Compare medians over -count runs:
+// answered in flat form (assignor.HolderAssignor), as sticky answers. Compare medians over -count runs:
 //
 //	go test -run '^$' -bench BenchmarkWrap -count 6 ./cooperative/
 //
@@ -181,15 +180,15 @@ type fixedPlan struct{ plan assignor.Plan }
 func (fixedPlan) Name() string                                   { return "fixed" }
 func (f fixedPlan) Assign(assignor.Group) (assignor.Plan, error) { return f.plan, nil }
 
-// fixedIndexed answers through the dense fast path with holders
-// computed beforehand, copied (the wrapper takes the answer over), as an
-// inner assignor hands over the array it worked in.
+// fixedIndexed answers in flat form with holders computed beforehand,
+// copied (the wrapper takes the answer over), as an inner assignor hands
+// over the array it worked in.
 type fixedIndexed struct {
 	fixedPlan
 	holder []int32
 }
 
-func (f fixedIndexed) AssignDense(*dense.Index) ([]int32, [][]byte, error) {
+func (f fixedIndexed) AssignHolders(*assignor.Index) ([]int32, [][]byte, error) {
 	return slices.Clone(f.holder), nil, nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 )
 
 // parseTPs parses "t0[0 1] t1[2]" (the format of
@@ -73,39 +72,17 @@ func (hashAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	return ix.PlanFromHolders(hashHolders(publicView(ix), 0)), nil
-}
-
-// view is what the test assignors read of an index: the public
-// assignor.Index's or the dense one's.
-type view struct {
-	numPartitions, numTopics int
-	subscribers              func(t int32) []int32
-	topicRange               func(t int32) (first, end int32)
-	owner                    func(p int32) int32
-}
-
-func publicView(ix *assignor.Index) view {
-	return view{ix.NumPartitions(), ix.NumTopics(), ix.Subscribers, ix.TopicRange, ix.Owner}
-}
-
-func denseView(ix *dense.Index) view {
-	return view{
-		ix.NumPartitions(), len(ix.Topics),
-		func(t int32) []int32 { return ix.Subscribers[t] },
-		func(t int32) (int32, int32) { return ix.TopicStart[t], ix.TopicStart[t+1] },
-		func(p int32) int32 { return ix.Owner[p] },
-	}
+	return ix.PlanFromHolders(hashHolders(ix, 0)), nil
 }
 
 // hashHolders gives each partition to one of its topic's subscribers,
 // chosen by (topic number + partition + shift) modulo their number, or -1
 // when the topic has none.
-func hashHolders(v view, shift int) []int32 {
-	holder := make([]int32, v.numPartitions)
-	for t := range int32(v.numTopics) {
-		first, end := v.topicRange(t)
-		subs := v.subscribers(t)
+func hashHolders(ix *assignor.Index, shift int) []int32 {
+	holder := make([]int32, ix.NumPartitions())
+	for t := range int32(ix.NumTopics()) {
+		first, end := ix.TopicRange(t)
+		subs := ix.Subscribers(t)
 		for p := first; p < end; p++ {
 			holder[p] = -1
 			if len(subs) > 0 {
@@ -131,7 +108,7 @@ func (keepAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	holder := hashHolders(publicView(ix), 0)
+	holder := hashHolders(ix, 0)
 	for p := range int32(ix.NumPartitions()) {
 		if o := ix.Owner(p); o >= 0 && ix.Subscribes(o, ix.TopicOf(p)) {
 			holder[p] = o
@@ -156,7 +133,7 @@ func (rotateAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	for m := range int32(ix.NumMembers()) {
 		shift += len(ix.Claims(m))
 	}
-	return ix.PlanFromHolders(hashHolders(publicView(ix), shift)), nil
+	return ix.PlanFromHolders(hashHolders(ix, shift)), nil
 }
 
 // errAssignor fails.
@@ -209,17 +186,18 @@ func (messyAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	return plan, err
 }
 
-// indexedHash is hashAssignor answering through the dense fast path as
-// well; its answer can be spoiled to test the checks.
+// indexedHash is hashAssignor answering in flat form
+// (assignor.HolderAssignor) as well; its answer can be spoiled to test the
+// checks.
 type indexedHash struct {
 	hashAssignor
-	spoil func(ix *dense.Index, holder []int32) ([]int32, [][]byte)
+	spoil func(ix *assignor.Index, holder []int32) ([]int32, [][]byte)
 }
 
 func (indexedHash) Name() string { return "indexed-hash" }
 
-func (h indexedHash) AssignDense(ix *dense.Index) ([]int32, [][]byte, error) {
-	holder := hashHolders(denseView(ix), 0)
+func (h indexedHash) AssignHolders(ix *assignor.Index) ([]int32, [][]byte, error) {
+	holder := hashHolders(ix, 0)
 	var userData [][]byte
 	if h.spoil != nil {
 		holder, userData = h.spoil(ix, holder)

@@ -4,31 +4,32 @@ import (
 	"slices"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 )
 
 // plan builds the plan from r.final and r.back: one entry per member in ID
-// order, Assigned and Revoked sorted by topic then partition. A member's
-// Assigned is the inner plan's own list when nothing changed it (r.reuse);
-// the lists built here share a few backing arrays, each sub-slice capped at
-// its length, so appending to one never writes into another.
+// order, Assigned and Revoked sorted by topic then partition, the inner
+// assignor's user data. The lists built here share a few backing arrays,
+// each sub-slice capped at its length, so appending to one never writes
+// into another.
 func (r *rebalance) plan() assignor.Plan {
 	ix := r.ix
-	assigned := dense.Lists[assignor.TopicPartitions](ix, r.final, r.held, r.reuse)
+	plan := ix.PlanFromHolders(r.final)
+	plan.FollowUp = r.withheld > 0
 	revoked := r.revoked()
-	plan := assignor.Plan{Members: make([]assignor.MemberPlan, len(ix.Members)), FollowUp: r.withheld > 0}
-	for m := range ix.Members {
+	outside := ix.Outside() // sorted by member: walked alongside
+	at := 0
+	for m := range plan.Members {
 		mp := &plan.Members[m]
-		mp.Member = ix.Members[m].ID
-		mp.Assigned, mp.Revoked = assigned[m], revoked[m]
-		if r.reuse[m] && len(r.innerLists[m]) > 0 {
-			mp.Assigned = r.innerLists[m]
+		mp.Revoked = revoked[m]
+		from := at
+		for at < len(outside) && outside[at].Member == int32(m) {
+			at++
 		}
-		if from, to := ix.OutsideRange(int32(m)); from < to {
-			if given := r.outsideRuns(from, to, true); given != nil {
+		if from < at {
+			if given := r.outsideRuns(from, at, true); given != nil {
 				mp.Assigned = assignor.MergeTopicPartitions(mp.Assigned, given)
 			}
-			if gone := r.outsideRuns(from, to, false); gone != nil {
+			if gone := r.outsideRuns(from, at, false); gone != nil {
 				mp.Revoked = assignor.MergeTopicPartitions(mp.Revoked, gone)
 			}
 		}
@@ -41,29 +42,40 @@ func (r *rebalance) plan() assignor.Plan {
 // hold after this round, as topic lists.
 func (r *rebalance) revoked() [][]assignor.TopicPartitions {
 	ix := r.ix
-	lostFrom := make([]int32, len(ix.Members)+1)
-	var lost []int32
-	for m, claims := range ix.Claims {
-		for _, p := range claims {
-			if r.final[p] != int32(m) {
-				lost = append(lost, p)
+	numMembers := ix.NumMembers()
+	var flat []int32
+	from := make([]int, numMembers+1)
+	for m := range int32(numMembers) {
+		for _, p := range ix.Claims(m) {
+			if r.final[p] != m {
+				flat = append(flat, p)
 			}
 		}
-		lostFrom[m+1] = int32(len(lost))
+		from[m+1] = len(flat)
 	}
-	return dense.ListsOf[assignor.TopicPartitions](ix, lost, lostFrom)
+	out := make([][]assignor.TopicPartitions, numMembers)
+	if len(flat) == 0 {
+		return out
+	}
+	lost := make([][]int32, numMembers)
+	for m := range numMembers {
+		lost[m] = flat[from[m]:from[m+1]:from[m+1]]
+	}
+	for m, mp := range ix.Plan(lost).Members {
+		out[m] = mp.Assigned
+	}
+	return out
 }
 
-// outsideRuns returns the claims ix.Outside[from:to] (one member's, sorted
-// by topic, partition) whose r.back is given, grouped by topic, or nil if
-// there are none.
+// outsideRuns returns the claims ix.Outside()[from:to] (one member's,
+// sorted by topic, partition) whose r.back is given, grouped by topic, or
+// nil if there are none.
 func (r *rebalance) outsideRuns(from, to int, given bool) []assignor.TopicPartitions {
 	var out []assignor.TopicPartitions
-	for i := from; i < to; i++ {
-		if r.back[i] != given {
+	for i, oc := range r.ix.Outside()[from:to] {
+		if r.back[from+i] != given {
 			continue
 		}
-		oc := r.ix.Outside[i]
 		if n := len(out); n == 0 || out[n-1].Topic != oc.Topic {
 			out = append(out, assignor.TopicPartitions{Topic: oc.Topic})
 		}

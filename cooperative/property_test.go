@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/internal/rapidseed"
 	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/sticky"
@@ -36,7 +35,7 @@ var inners = []struct {
 	{name: "sticky", a: sticky.New(), quiet: true},
 	{name: "sticky, identical subscriptions", a: sticky.New(), stable: true, uniform: true},
 	{name: "hash", a: hashAssignor{}, stable: true},
-	{name: "hash through the dense fast path", a: indexedHash{}, stable: true},
+	{name: "hash answering in flat form", a: indexedHash{}, stable: true},
 	{name: "messy (hash, lists out of order)", a: messyAssignor{}, stable: true},
 	{name: "keep (valid, unstable)", a: keepAssignor{}, quiet: true},
 	{name: "rotate (valid, unstable)", a: rotateAssignor{}},
@@ -265,19 +264,18 @@ func seq(n int) []int {
 func TestVerifyAgreesWithCheckPlan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := genGroup(t, false)
-		index, err := assignor.NewIndex(g)
+		ix, err := assignor.NewIndex(g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ix := dense.Of(index)
 		r := newRebalance(ix, Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")})
-		if err := r.readAnswer(hashAssignor{}, index); err != nil {
+		if err := r.readAnswer(hashAssignor{}); err != nil {
 			t.Fatal(err)
 		}
 		r.decide()
 		for p := range r.final {
 			if rapid.IntRange(0, 3).Draw(t, "corrupt") == 0 {
-				r.final[p] = int32(rapid.IntRange(-1, len(ix.Members)-1).Draw(t, "holder"))
+				r.final[p] = int32(rapid.IntRange(-1, ix.NumMembers()-1).Draw(t, "holder"))
 			}
 		}
 		for i := range r.back {
@@ -285,12 +283,7 @@ func TestVerifyAgreesWithCheckPlan(t *testing.T) {
 				r.back[i] = !r.back[i]
 			}
 		}
-		for m := range r.reuse {
-			r.reuse[m] = false // build every list from the corrupted r.final
-		}
-		r.held = ix.CountSizes(r.final)
-		r.verify()
-		got := errLines(dense.Errors(ix, r.violations))
+		got := errLines(r.verify())
 		want := errLines(assignor.CheckPlan(g, r.plan(), assignor.Cooperative))
 		if !slices.Equal(got, want) {
 			t.Fatalf("verify:\n%s\nCheckPlan:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -308,9 +301,9 @@ func errLines(err error) []string {
 	return lines
 }
 
-// TestDenseAnswerMatchesAssign: an inner assignor answering through the
-// dense fast path gives the same plans and sets as through Assign.
-func TestDenseAnswerMatchesAssign(t *testing.T) {
+// TestHoldersAnswerMatchesAssign: an inner assignor answering in flat form
+// gives the same plans and sets as through Assign.
+func TestHoldersAnswerMatchesAssign(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := genGroup(t, false)
 		cfg := Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")}
@@ -320,7 +313,7 @@ func TestDenseAnswerMatchesAssign(t *testing.T) {
 		}
 		gotSets, got, err := SplitWithConfig(g, indexedHash{}, cfg)
 		if err != nil || got.String() != want.String() || gotSets.String() != wantSets.String() {
-			t.Fatalf("through AssignDense:\n%s%s(err %v)\nthrough Assign:\n%s%s", got, gotSets, err, want, wantSets)
+			t.Fatalf("through AssignHolders:\n%s%s(err %v)\nthrough Assign:\n%s%s", got, gotSets, err, want, wantSets)
 		}
 	})
 }

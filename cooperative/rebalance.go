@@ -1,15 +1,16 @@
 package cooperative
 
 import (
+	"slices"
+
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 )
 
 // rebalance is one cooperative rebalance worked out on the index's flat
 // partition numbers. Every per-partition array is indexed by flat partition
-// number; every per-claim array by position in ix.Outside.
+// number; every per-claim array by position in ix.Outside().
 type rebalance struct {
-	ix  *dense.Index
+	ix  *assignor.Index
 	cfg Config
 	// target[p] is the member the inner assignor gave partition p, or -1.
 	target []int32
@@ -17,35 +18,21 @@ type rebalance struct {
 	// sets to build, it is target's own array, overwritten by decide.
 	final []int32
 	// innerBack[i]: the inner assignor itself assigned the outside claim
-	// ix.Outside[i] to its claimer (allowed when the claimer is its valid
-	// owner and subscribes to the topic).
+	// ix.Outside()[i] to its claimer (allowed when the claimer is its valid
+	// owner and subscribes to the topic); nil when it assigned none.
 	innerBack []bool
-	// back[i]: ix.Outside[i] is in its claimer's plan this round.
-	back []bool
-	// innerLists[m] is member m's Assigned in the inner plan; reuse[m]
-	// reports that it is canonical (topics and partitions strictly
-	// increasing, no empty entry, all inside the metadata) and that this
-	// round neither withholds from it nor gives back to it, so the plan can
-	// return it as it is.
-	innerLists [][]assignor.TopicPartitions
-	reuse      []bool
-	userData   [][]byte
-	withheld   int
-	// violations of the inner answer, or of the decided round.
-	violations []dense.Violation
-	// held counts, as decide leaves them, how many partitions r.final gives
-	// each member and in how many topic runs; plan sizes its lists from it.
-	held dense.Sizes
+	// back[i]: ix.Outside()[i] is in its claimer's plan this round.
+	back     []bool
+	userData [][]byte // the inner assignor's, by member number
+	withheld int
 }
 
-func newRebalance(ix *dense.Index, cfg Config) *rebalance {
+func newRebalance(ix *assignor.Index, cfg Config) *rebalance {
 	return &rebalance{
-		ix:         ix,
-		cfg:        cfg,
-		back:       make([]bool, len(ix.Outside)),
-		innerLists: make([][]assignor.TopicPartitions, len(ix.Members)),
-		reuse:      make([]bool, len(ix.Members)),
-		userData:   make([][]byte, len(ix.Members)),
+		ix:       ix,
+		cfg:      cfg,
+		back:     make([]bool, len(ix.Outside())),
+		userData: make([][]byte, ix.NumMembers()),
 	}
 }
 
@@ -62,26 +49,22 @@ func (w *wrapper) split(g assignor.Group, withSets bool) (Sets, assignor.Plan, e
 	return w.splitIndex(index, withSets)
 }
 
-// splitIndex runs one rebalance of the group index describes.
-func (w *wrapper) splitIndex(index *assignor.Index, withSets bool) (Sets, assignor.Plan, error) {
+// splitIndex runs one rebalance of the group ix describes.
+func (w *wrapper) splitIndex(ix *assignor.Index, withSets bool) (Sets, assignor.Plan, error) {
 	if w.inner == nil {
 		return Sets{}, assignor.Plan{}, ErrNoInner
 	}
-	ix := dense.Of(index)
 	r := newRebalance(ix, w.cfg)
-	if err := r.readAnswer(w.inner, index); err != nil {
+	if err := r.readAnswer(w.inner); err != nil {
 		return Sets{}, assignor.Plan{}, &Error{Assignor: w.name, Err: err}
-	}
-	if len(r.violations) > 0 {
-		return Sets{}, assignor.Plan{}, r.err(w.name)
 	}
 	if withSets {
 		// The sets need the inner plan's targets after the decision.
 		r.final = make([]int32, ix.NumPartitions())
 	}
 	r.decide()
-	if r.verify(); len(r.violations) > 0 {
-		return Sets{}, assignor.Plan{}, r.err(w.name)
+	if err := r.verify(); err != nil {
+		return Sets{}, assignor.Plan{}, &Error{Assignor: w.name, Err: err}
 	}
 	plan := r.plan()
 	var sets Sets
@@ -89,10 +72,6 @@ func (w *wrapper) splitIndex(index *assignor.Index, withSets bool) (Sets, assign
 		sets = r.sets()
 	}
 	return sets, plan, nil
-}
-
-func (r *rebalance) err(name string) error {
-	return &Error{Assignor: name, Err: dense.Errors(r.ix, r.violations)}
 }
 
 // decide applies the safety rule and the give-back rule to every partition,
@@ -120,28 +99,22 @@ func (r *rebalance) decide() {
 	if r.final == nil {
 		r.final = r.target
 	}
-	held := ix.NewSizeCounter()
-	for t := range ix.Topics {
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			to, owner := r.target[p], ix.Owner[p]
+	for t := range int32(ix.NumTopics()) {
+		first, end := ix.TopicRange(t)
+		for p := first; p < end; p++ {
+			to, owner := r.target[p], ix.Owner(p)
 			m := int32(-1)
 			switch {
-			case to >= 0 && (owner == dense.Unclaimed || owner == to):
+			case to >= 0 && (owner == assignor.Unclaimed || owner == to):
 				m = to
 			case to >= 0:
 				r.withheld++
-				r.reuse[to] = false
-			case owner >= 0 && !r.cfg.RevokeUnknown && ix.Subscribes(owner, int32(t)):
+			case owner >= 0 && !r.cfg.RevokeUnknown && ix.Subscribes(owner, t):
 				m = owner
-				r.reuse[owner] = false
 			}
 			r.final[p] = m
-			if m >= 0 {
-				held.Add(m, int32(t))
-			}
 		}
 	}
-	r.held = held.Sizes
 	r.decideOutside()
 }
 
@@ -150,8 +123,8 @@ func (r *rebalance) decide() {
 // inner assignor's own give-backs stand.
 func (r *rebalance) decideOutside() {
 	lastMember, lastTopic, lastSubscribes := int32(-1), "", false
-	for i, oc := range r.ix.Outside {
-		if r.innerBack[i] {
+	for i, oc := range r.ix.Outside() {
+		if r.innerBack != nil && r.innerBack[i] {
 			r.back[i] = true
 			continue
 		}
@@ -159,23 +132,29 @@ func (r *rebalance) decideOutside() {
 			continue
 		}
 		if oc.Member != lastMember || oc.Topic != lastTopic {
-			lastMember, lastTopic, lastSubscribes = oc.Member, oc.Topic, r.ix.SubscribesByName(oc.Member, oc.Topic)
+			lastMember, lastTopic, lastSubscribes = oc.Member, oc.Topic, r.subscribes(oc.Member, oc.Topic)
 		}
 		r.back[i] = lastSubscribes
-		if lastSubscribes {
-			r.reuse[oc.Member] = false
-		}
 	}
+}
+
+// subscribes reports whether member m subscribes to the topic named topic,
+// whether or not the metadata has it.
+func (r *rebalance) subscribes(m int32, topic string) bool {
+	if t, ok := r.ix.TopicNumber(topic); ok {
+		return r.ix.Subscribes(m, t)
+	}
+	return slices.Contains(r.ix.Member(m).Topics, topic)
 }
 
 // verify checks the decided round (r.final and r.back, from which the plan
 // is built) against the rules of [assignor.CheckPlan] for the cooperative
-// protocol — the same code: a claimed partition is held only by its valid
-// owner, only by a subscriber, an outside claim only by its valid claimer
-// still subscribed, and every unclaimed partition of a subscribed topic is
-// held. The other rules (one entry per member, sorted lists, no partition
-// held twice) hold by construction of r.final, an array with one holder per
-// partition.
-func (r *rebalance) verify() {
-	r.violations = r.ix.Check(r.final, r.back, dense.CooperativePlan)
+// protocol — the same code ([assignor.Index.CheckHolders]): a claimed
+// partition is held only by its valid owner, only by a subscriber, an
+// outside claim only by its valid claimer still subscribed, and every
+// unclaimed partition of a subscribed topic is held. The other rules (one
+// entry per member, sorted lists, no partition held twice) hold by
+// construction of r.final, an array with one holder per partition.
+func (r *rebalance) verify() error {
+	return r.ix.CheckHolders(r.final, r.back, assignor.Cooperative)
 }

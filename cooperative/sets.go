@@ -117,9 +117,9 @@ func SplitWithConfig(g assignor.Group, inner assignor.Assignor, cfg Config) (Set
 func (r *rebalance) sets() Sets {
 	ix := r.ix
 	claimants := make([][]Claimant, ix.NumPartitions())
-	for m, claims := range ix.Claims {
-		for _, p := range claims {
-			claimants[p] = append(claimants[p], Claimant{Member: ix.Members[m].ID, Generation: ix.Generation[m]})
+	for m := range int32(ix.NumMembers()) {
+		for _, p := range ix.Claims(m) {
+			claimants[p] = append(claimants[p], Claimant{Member: ix.Member(m).ID, Generation: ix.Generation(m)})
 		}
 	}
 	byGeneration := func(a, b Claimant) int {
@@ -129,13 +129,14 @@ func (r *rebalance) sets() Sets {
 		if m < 0 {
 			return ""
 		}
-		return ix.Members[m].ID
+		return ix.Member(m).ID
 	}
 	var s Sets
-	for t := range ix.Topics {
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
+	for t := range int32(ix.NumTopics()) {
+		first, end := ix.TopicRange(t)
+		for p := first; p < end; p++ {
 			cs := claimants[p]
-			to, owner := r.target[p], ix.Owner[p]
+			to, owner := r.target[p], ix.Owner(p)
 			if len(cs) == 0 && to < 0 {
 				continue
 			}
@@ -174,27 +175,28 @@ func (r *rebalance) sets() Sets {
 // partition with every claimant.
 func (s *Sets) addOutside(r *rebalance) {
 	ix := r.ix
-	order := make([]int, len(ix.Outside))
+	outside := ix.Outside()
+	order := make([]int, len(outside))
 	for i := range order {
 		order[i] = i
 	}
 	// By topic, partition, then generation descending and member, so the
 	// valid claim of each partition comes first.
 	slices.SortFunc(order, func(a, b int) int {
-		x, y := ix.Outside[a], ix.Outside[b]
+		x, y := outside[a], outside[b]
 		return cmp.Or(cmp.Compare(x.Topic, y.Topic), cmp.Compare(x.Partition, y.Partition), cmp.Compare(y.Generation, x.Generation), cmp.Compare(x.Member, y.Member))
 	})
 	for i := 0; i < len(order); {
-		first := ix.Outside[order[i]]
-		e := Partition{Topic: first.Topic, Partition: first.Partition, Outside: assignor.OutsideReason(first.Reason), Fate: Revoked}
+		first := outside[order[i]]
+		e := Partition{Topic: first.Topic, Partition: first.Partition, Outside: first.Reason, Fate: Revoked}
 		if first.Valid {
-			e.Owner = ix.Members[first.Member].ID
+			e.Owner = ix.Member(first.Member).ID
 		}
 		j := i
-		for ; j < len(order) && ix.Outside[order[j]].Topic == first.Topic && ix.Outside[order[j]].Partition == first.Partition; j++ {
-			oc := ix.Outside[order[j]]
-			e.Claimants = append(e.Claimants, Claimant{Member: ix.Members[oc.Member].ID, Generation: oc.Generation})
-			if r.innerBack[order[j]] {
+		for ; j < len(order) && outside[order[j]].Topic == first.Topic && outside[order[j]].Partition == first.Partition; j++ {
+			oc := outside[order[j]]
+			e.Claimants = append(e.Claimants, Claimant{Member: ix.Member(oc.Member).ID, Generation: oc.Generation})
+			if r.innerBack != nil && r.innerBack[order[j]] {
 				e.Target, e.Fate = e.Owner, Kept
 			}
 			if r.back[order[j]] && e.Fate != Kept {

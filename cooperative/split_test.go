@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 )
 
 // TestSplit pins every branch of the split and of the safety rule on small
@@ -306,9 +305,9 @@ func TestSplitErrors(t *testing.T) {
 			wantMsg: "t0/2",
 		},
 		{
-			name:    "AssignDense: a partition given to a non-subscriber",
+			name:    "AssignHolders: a partition given to a non-subscriber",
 			members: []assignor.Member{member("m0", 1, "t0", ""), member("m1", 1, "t1", "")},
-			inner: indexedHash{spoil: func(_ *dense.Index, h []int32) ([]int32, [][]byte) {
+			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
 				h[0] = 1
 				return h, nil
 			}},
@@ -316,31 +315,31 @@ func TestSplitErrors(t *testing.T) {
 			wantMsg: `t0/0: member "m1"`,
 		},
 		{
-			name:    "AssignDense: a member number out of range",
+			name:    "AssignHolders: a member number out of range",
 			members: two,
-			inner: indexedHash{spoil: func(_ *dense.Index, h []int32) ([]int32, [][]byte) {
+			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
 				h[2] = 2
 				return h, nil
 			}},
-			want:    errDenseAnswer,
+			want:    errInnerAnswer,
 			wantMsg: "t0/2 given to member number 2 of 2",
 		},
 		{
-			name:    "AssignDense: wrong length",
+			name:    "AssignHolders: wrong length",
 			members: two,
-			inner: indexedHash{spoil: func(_ *dense.Index, h []int32) ([]int32, [][]byte) {
+			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
 				return h[:1], nil
 			}},
-			want:    errDenseAnswer,
+			want:    errInnerAnswer,
 			wantMsg: "1 holders for 4 partitions",
 		},
 		{
-			name:    "AssignDense: wrong number of user data entries",
+			name:    "AssignHolders: wrong number of user data entries",
 			members: two,
-			inner: indexedHash{spoil: func(_ *dense.Index, h []int32) ([]int32, [][]byte) {
+			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
 				return h, [][]byte{nil}
 			}},
-			want:    errDenseAnswer,
+			want:    errInnerAnswer,
 			wantMsg: "1 user data entries for 2 members",
 		},
 		{

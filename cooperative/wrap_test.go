@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 )
 
 func TestWrapDeclarations(t *testing.T) {
@@ -109,7 +108,7 @@ func (u userDataAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 // reaches the plan.
 func TestIndexUserDataForwarded(t *testing.T) {
 	g := assignor.Group{Members: []assignor.Member{member("m0", 1, "t0", ""), member("m1", 1, "t0", "")}, Topics: []assignor.Topic{topic("t0", 2)}}
-	inner := indexedHash{spoil: func(_ *dense.Index, h []int32) ([]int32, [][]byte) {
+	inner := indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
 		return h, [][]byte{[]byte("zero"), nil}
 	}}
 	plan, err := Wrap(inner).Assign(g)

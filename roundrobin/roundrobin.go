@@ -12,48 +12,53 @@ import (
 // RoundRobinAssignor ("roundrobin"), sarama's and franz-go's.
 const Name = "roundrobin"
 
-// New returns the round-robin assignor. It keeps no state: one value may
-// serve any number of groups, concurrently.
+// Assignor is the round-robin assignor. It keeps no state: one value may
+// serve any number of groups, concurrently; its zero value is ready to
+// use.
 //
 // It is eager and declares itself balanced. Balance holds only when every
 // member subscribes to the same topics; with different subscriptions a
 // member may get many more partitions than another (see the package
 // documentation). It is not sticky: it ignores the members' claims.
-func New() assignor.Assignor { return roundRobin{} }
+type Assignor struct{}
 
-type roundRobin struct{}
+// New returns the round-robin assignor.
+func New() *Assignor { return &Assignor{} }
 
 var (
-	_ assignor.ProtocolAssignor = roundRobin{}
-	_ assignor.BalancedAssignor = roundRobin{}
-	_ assignor.IndexAssignor    = roundRobin{}
+	_ assignor.ProtocolAssignor = (*Assignor)(nil)
+	_ assignor.BalancedAssignor = (*Assignor)(nil)
+	_ assignor.HolderAssignor   = (*Assignor)(nil)
 )
 
-func (roundRobin) Name() string { return Name }
+// Name returns "roundrobin" ([Name]).
+func (*Assignor) Name() string { return Name }
 
 // Protocols reports that round-robin supports the eager protocol only.
-func (roundRobin) Protocols() []assignor.Protocol { return []assignor.Protocol{assignor.Eager} }
+func (*Assignor) Protocols() []assignor.Protocol { return []assignor.Protocol{assignor.Eager} }
 
 // Balanced reports true: with identical subscriptions no member gets more
 // than one partition above another. With different subscriptions it is not
 // balanced.
-func (roundRobin) Balanced() bool { return true }
+func (*Assignor) Balanced() bool { return true }
 
 // Assign places the group's partitions as Java's RoundRobinAssignor does; see
 // the package documentation. It returns an error only when [assignor.NewIndex]
 // does (an empty or duplicate member ID, a bad topic). It costs
 // O(P + S + M log M) for P partitions, S subscription entries and M members.
-func (r roundRobin) Assign(g assignor.Group) (assignor.Plan, error) {
+func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	return r.AssignIndex(ix)
+	holder, _, _ := a.AssignHolders(ix)
+	return ix.PlanFromHolders(holder), nil
 }
 
-// AssignIndex is Assign on the group ix describes (see
-// [assignor.IndexAssignor]). It never fails.
-func (roundRobin) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
+// AssignHolders is Assign on the group ix describes, answered in flat form
+// (see [assignor.HolderAssignor]): the holder of each flat partition, and
+// no user data. It never fails.
+func (*Assignor) AssignHolders(ix *assignor.Index) ([]int32, [][]byte, error) {
 	ring := javaOrder(ix)
 	// ringSubscribers[t] are topic t's subscribers as ring positions,
 	// ascending. Walking the ring once appends them in order: O(M + S).
@@ -94,7 +99,7 @@ func (roundRobin) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
 			next = (last + 1) % int32(len(ring))
 		}
 	}
-	return ix.PlanFromHolders(holder), nil
+	return holder, nil, nil
 }
 
 // javaOrder returns the member numbers of ix in the order Java's

@@ -48,16 +48,17 @@ func quality(b *testing.B, g assignor.Group, a *Assignor) func() {
 	moves, local, total := 0, 0, 0
 	for m, mp := range plan.Members {
 		lo, hi = min(lo, mp.NumAssigned()), max(hi, mp.NumAssigned())
-		rack := ix.Members[m].Rack
+		rack := ix.Member(int32(m)).Rack
 		for _, tp := range mp.Assigned {
 			t, _ := ix.TopicNumber(tp.Topic)
 			for _, id := range tp.Partitions {
 				p, _ := ix.Flat(t, id)
 				total++
-				if o := ix.Owner[p]; o >= 0 && o != int32(m) {
+				if o := ix.Owner(p); o >= 0 && o != int32(m) {
 					moves++
 				}
-				if racks := ix.Topics[t].ReplicaRacks; racks != nil && rack != "" && slices.Contains(racks[p-ix.TopicStart[t]], rack) {
+				first, _ := ix.TopicRange(t)
+				if racks := ix.Topic(t).ReplicaRacks; racks != nil && rack != "" && slices.Contains(racks[p-first], rack) {
 					local++
 				}
 			}

@@ -1,6 +1,6 @@
 package sticky
 
-import "slices"
+import "github.com/kgroup/assignor/internal/balance"
 
 // classifier is indexClasses' state while it walks the topics in flat
 // order, giving every subscribed partition its class.
@@ -44,7 +44,7 @@ func (sol *solver) indexClasses() {
 		classByKey: map[uint64]int32{},
 		hubByKey:   map[uint64]int32{},
 		rackHubSet: -1,
-		claimed:    slices.ContainsFunc(ix.Claims, func(c []int32) bool { return len(c) > 0 }),
+		claimed:    balance.HasClaims(ix),
 	}
 	for i := range c.lastHub {
 		c.lastHub[i] = -1
@@ -52,8 +52,8 @@ func (sol *solver) indexClasses() {
 	if sol.rackAware {
 		c.interner.init(sol)
 	}
-	for t := range ix.Topics {
-		c.topic(int32(t))
+	for t := range int32(ix.NumTopics()) {
+		c.topic(t)
 	}
 	if sol.rackAware {
 		sol.rackMasks = c.interner.masks
@@ -64,7 +64,7 @@ func (sol *solver) indexClasses() {
 func (c *classifier) topic(t int32) {
 	sol := c.sol
 	set := sol.topicSet[t]
-	lo, hi := sol.ix.TopicStart[t], sol.ix.TopicStart[t+1]
+	lo, hi := sol.ix.TopicRange(t)
 	if set < 0 {
 		for p := lo; p < hi; p++ {
 			sol.partClass[p] = -1
@@ -72,7 +72,7 @@ func (c *classifier) topic(t int32) {
 		return
 	}
 	c.mark(set)
-	racks := sol.ix.Topics[t].ReplicaRacks
+	racks := sol.ix.Topic(t).ReplicaRacks
 	if !c.claimed && !(sol.rackAware && racks != nil) {
 		class := c.unowned(sol.hub(c.hubByKey, set, -1))
 		for p := lo; p < hi; p++ {
@@ -99,7 +99,7 @@ func (c *classifier) topic(t int32) {
 		if rack != lastRack {
 			hub, lastRack = c.rackSetHub(set, rack), rack
 		}
-		class := c.ownedClass(hub, sol.ix.Owner[p])
+		class := c.ownedClass(hub, sol.ix.Owner(p))
 		sol.partClass[p] = class
 		sol.classSize[class]++
 	}

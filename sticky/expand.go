@@ -1,10 +1,6 @@
 package sticky
 
-import (
-	"slices"
-
-	"github.com/kgroup/assignor/internal/dense"
-)
+import "slices"
 
 // expand turns class-level flows into concrete partitions in sol.assign.
 //
@@ -52,9 +48,9 @@ func (sol *solver) expand(f *flows) {
 	sol.assign = make([]int32, numPartitions)
 	keys := make([]uint64, total)
 	fill := make([]int32, len(partialFrom))
-	for t := range ix.Topics {
+	for t := range int32(ix.NumTopics()) {
 		s := sol.topicSet[t]
-		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
+		lo, hi := ix.TopicRange(t)
 		for p := lo; p < hi; p++ {
 			c := sol.partClass[p]
 			sol.assign[p] = -1
@@ -63,7 +59,7 @@ func (sol *solver) expand(f *flows) {
 			}
 			j := partial[c]
 			k := int32(len(sol.sets[s]))
-			d := (ownerPos[j] - sol.target(int32(t), p) + k) % k
+			d := (ownerPos[j] - sol.target(t, p) + k) % k
 			keys[partialFrom[j]+fill[j]] = uint64(d)<<32 | uint64(p)
 			fill[j]++
 		}
@@ -123,19 +119,9 @@ func (sol *solver) deal(f *flows, partial []int32, kept bool) {
 			left[h] += f.give[off+i]
 		}
 	}
-	// For a plan (sol.forPlan), its sizes are counted on the way: partitions
-	// and topic runs per member (see [solver.plan]).
-	count := sol.forPlan
-	var lastTopic []int32
-	if count {
-		numMembers := sol.members
-		counts := make([]int32, 3*numMembers)
-		sol.sizes = dense.Sizes{Partitions: counts[:numMembers:numMembers], Runs: counts[numMembers : 2*numMembers : 2*numMembers]}
-		lastTopic = counts[2*numMembers:] // 1 + the topic of each member's last partition
-	}
-	for t := range ix.Topics {
+	for t := range int32(ix.NumTopics()) {
 		s := sol.topicSet[t]
-		lo, hi := ix.TopicStart[t], ix.TopicStart[t+1]
+		lo, hi := ix.TopicRange(t)
 		if s < 0 {
 			for p := lo; p < hi; p++ {
 				sol.assign[p] = -1
@@ -172,13 +158,6 @@ func (sol *solver) deal(f *flows, partial []int32, kept bool) {
 				}
 			}
 			sol.assign[p] = m
-			if count {
-				sol.sizes.Partitions[m]++
-				if lastTopic[m] != int32(t)+1 {
-					lastTopic[m] = int32(t) + 1
-					sol.sizes.Runs[m]++
-				}
-			}
 		}
 	}
 }

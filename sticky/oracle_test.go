@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 )
 
 // score is a plan's quality in the order of the package documentation:
@@ -31,7 +30,7 @@ func (a score) better(b score) bool {
 
 // instance is a small group in dense form, for the brute-force oracle.
 type instance struct {
-	ix      *dense.Index
+	ix      *assignor.Index
 	parts   []int32   // subscribed flat partitions
 	options [][]int32 // per entry of parts: the subscribers
 	local   [][]bool  // per entry of parts, per member: rack-local
@@ -48,28 +47,30 @@ func newInstanceWithHistory(t fataler, g assignor.Group) *instance {
 }
 
 // denseIndex is g's index as the assignor gets it.
-func denseIndex(t fataler, g assignor.Group) *dense.Index {
+func denseIndex(t fataler, g assignor.Group) *assignor.Index {
 	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dense.Of(ix)
+	return ix
 }
 
-func instanceOf(ix *dense.Index) *instance {
+func instanceOf(ix *assignor.Index) *instance {
 	in := &instance{ix: ix}
-	for tp := range ix.Topics {
-		subs := ix.Subscribers[tp]
+	for tp := range int32(ix.NumTopics()) {
+		subs := ix.Subscribers(tp)
 		if len(subs) == 0 {
 			continue
 		}
-		for p := ix.TopicStart[tp]; p < ix.TopicStart[tp+1]; p++ {
+		first, end := ix.TopicRange(tp)
+		for p := first; p < end; p++ {
 			in.parts = append(in.parts, p)
 			in.options = append(in.options, subs)
-			loc := make([]bool, len(ix.Members))
-			if racks := ix.Topics[tp].ReplicaRacks; racks != nil {
-				for m, mem := range ix.Members {
-					loc[m] = mem.Rack != "" && slices.Contains(racks[p-ix.TopicStart[tp]], mem.Rack)
+			loc := make([]bool, ix.NumMembers())
+			if racks := ix.Topic(tp).ReplicaRacks; racks != nil {
+				for m := range int32(ix.NumMembers()) {
+					rack := ix.Member(m).Rack
+					loc[m] = rack != "" && slices.Contains(racks[p-first], rack)
 				}
 			}
 			in.local = append(in.local, loc)
@@ -80,7 +81,7 @@ func instanceOf(ix *dense.Index) *instance {
 
 // best enumerates every valid plan and returns the best score.
 func (in *instance) best() score {
-	loads := make([]int, len(in.ix.Members))
+	loads := make([]int, in.ix.NumMembers())
 	best := score{squares: 1 << 60}
 	var walk func(i, local, moves int)
 	walk = func(i, local, moves int) {
@@ -95,7 +96,7 @@ func (in *instance) best() score {
 			return
 		}
 		p := in.parts[i]
-		owner := in.ix.Owner[p]
+		owner := in.ix.Owner(p)
 		for _, m := range in.options[i] {
 			loads[m]++
 			l, mv := local, moves
@@ -130,14 +131,14 @@ func (in *instance) scoreOf(plan assignor.Plan) score {
 		}
 	}
 	var s score
-	loads := make([]int, len(ix.Members))
+	loads := make([]int, ix.NumMembers())
 	for i, p := range in.parts {
 		m := at[p]
 		loads[m]++
 		if in.local[i][m] {
 			s.local++
 		}
-		if o := ix.Owner[p]; o >= 0 && o != m {
+		if o := ix.Owner(p); o >= 0 && o != m {
 			s.moves++
 		}
 	}

@@ -70,11 +70,11 @@ func drawGroup(t *rapid.T) assignor.Group {
 // through a chain of subscribers, to a member with two or more fewer.
 func checkBalanced(t fataler, g assignor.Group, plan assignor.Plan) {
 	ix := denseIndex(t, g)
-	M := len(ix.Members)
+	M := ix.NumMembers()
 	load := make([]int, M)
 	holds := make([][]bool, M) // member -> topics it holds partitions of
 	for m, mp := range plan.Members {
-		holds[m] = make([]bool, len(ix.Topics))
+		holds[m] = make([]bool, ix.NumTopics())
 		for _, tp := range mp.Assigned {
 			tn, _ := ix.TopicNumber(tp.Topic)
 			holds[m][tn] = true
@@ -93,7 +93,7 @@ func checkBalanced(t fataler, g assignor.Group, plan assignor.Plan) {
 				if !held {
 					continue
 				}
-				for _, b := range ix.Subscribers[tn] {
+				for _, b := range ix.Subscribers(int32(tn)) {
 					if !seen[b] {
 						seen[b] = true
 						queue = append(queue, int(b))
@@ -103,7 +103,7 @@ func checkBalanced(t fataler, g assignor.Group, plan assignor.Plan) {
 		}
 		for b := range M {
 			if seen[b] && load[b]+2 <= load[a] {
-				t.Fatalf("not balanced: %s (%d) can pass a partition to %s (%d)\n%s", ix.Members[a].ID, load[a], ix.Members[b].ID, load[b], plan)
+				t.Fatalf("not balanced: %s (%d) can pass a partition to %s (%d)\n%s", ix.Member(int32(a)).ID, load[a], ix.Member(int32(b)).ID, load[b], plan)
 			}
 		}
 	}
@@ -183,8 +183,8 @@ func TestPropertyStable(t *testing.T) {
 				tn, _ := ix.TopicNumber(tp.Topic)
 				tp.Partitions = slices.DeleteFunc(tp.Partitions, func(id int32) bool {
 					p, _ := ix.Flat(tn, id)
-					o := ix.Owner[p]
-					changed := o < 0 || ix.Members[o].ID != m.ID
+					o := ix.Owner(p)
+					changed := o < 0 || ix.Member(int32(o)).ID != m.ID
 					return changed && rapid.Bool().Draw(rt, "withhold")
 				})
 			}
@@ -197,7 +197,7 @@ func TestPropertyStable(t *testing.T) {
 		if s0, s1 := in0.scoreOf(p0), in1.scoreOf(p1); s0.squares != s1.squares || s0.local != s1.local || s1.moves != 0 {
 			rt.Fatalf("follow-up plan scores %+v (moves must be 0), first plan %+v\n%s\nvs\n%s", s1, s0, p0, p1)
 		}
-		if sol := newSolver(in0.ix, true, false); sol.uniform() && p1.String() != p0.String() {
+		if sol := newSolver(in0.ix, true); sol.uniform() && p1.String() != p0.String() {
 			rt.Fatalf("uniform group: follow-up plan differs:\n%s\nvs\n%s", p0, p1)
 		}
 	})
@@ -283,8 +283,8 @@ func TestStableScenarios(t *testing.T) {
 					tn, _ := ix.TopicNumber(tp.Topic)
 					tp.Partitions = slices.DeleteFunc(tp.Partitions, func(id int32) bool {
 						p, _ := ix.Flat(tn, id)
-						o := ix.Owner[p]
-						return o >= 0 && ix.Members[o].ID != m.ID
+						o := ix.Owner(p)
+						return o >= 0 && ix.Member(int32(o)).ID != m.ID
 					})
 				}
 			}
@@ -299,7 +299,7 @@ func TestStableScenarios(t *testing.T) {
 			if s0, s1 := newInstance(t, g).scoreOf(p0), in1.scoreOf(p1); s0.squares != s1.squares || s0.local != s1.local {
 				t.Fatalf("follow-up quality %+v, first %+v", s1, s0)
 			}
-			if newSolver(ix, true, false).uniform() && p1.String() != p0.String() {
+			if newSolver(ix, true).uniform() && p1.String() != p0.String() {
 				t.Fatal("one hub: follow-up plan differs from the first")
 			}
 		})

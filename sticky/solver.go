@@ -3,9 +3,9 @@ package sticky
 import (
 	"slices"
 
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/internal/balance"
 	"github.com/kgroup/assignor/internal/fnv1a"
-
-	"github.com/kgroup/assignor/internal/dense"
 )
 
 // problem is the dense view the solver works on, built once per Assign from
@@ -25,7 +25,7 @@ import (
 // With identical subscriptions and no racks there is one hub and one class
 // per owner, however many partitions there are.
 type solver struct {
-	ix      *dense.Index
+	ix      *assignor.Index
 	members int
 
 	// Per topic: its subscriber set (-1: no subscribers or no partitions)
@@ -51,14 +51,10 @@ type solver struct {
 	partClass []int32 // per flat partition: class, or -1 (nobody subscribes); expand may hand its array to assign
 
 	assign []int32 // result: per flat partition, member or -1
-	// forPlan: the caller builds a plan from assign, so deal counts its
-	// sizes, per member: partitions and topic runs.
-	forPlan bool
-	sizes   dense.Sizes
 }
 
-func newSolver(ix *dense.Index, racks, forPlan bool) *solver {
-	sol := &solver{ix: ix, members: len(ix.Members), forPlan: forPlan}
+func newSolver(ix *assignor.Index, racks bool) *solver {
+	sol := &solver{ix: ix, members: ix.NumMembers()}
 	sol.indexSets()
 	sol.indexRacks(racks)
 	sol.indexClasses()
@@ -69,13 +65,15 @@ func newSolver(ix *dense.Index, racks, forPlan bool) *solver {
 // neighbouring topics are found by comparison, others by a hash.
 func (sol *solver) indexSets() {
 	ix := sol.ix
-	sol.topicSet = make([]int32, len(ix.Topics))
-	sol.topicOffset = make([]int32, len(ix.Topics))
+	sol.topicSet = make([]int32, ix.NumTopics())
+	sol.topicOffset = make([]int32, ix.NumTopics())
 	var offsets []int32
 	byHash := map[uint64][]int32{}
 	last := int32(-1)
-	for t, subs := range ix.Subscribers {
-		n := ix.TopicStart[t+1] - ix.TopicStart[t]
+	for t := range int32(ix.NumTopics()) {
+		subs := ix.Subscribers(t)
+		first, end := ix.TopicRange(t)
+		n := end - first
 		if len(subs) == 0 || n == 0 {
 			sol.topicSet[t] = -1
 			continue
@@ -112,11 +110,11 @@ func (sol *solver) indexRacks(enabled bool) {
 		return
 	}
 	ix := sol.ix
-	if !ix.HasReplicaRacks() {
+	if !balance.HasReplicaRacks(ix) {
 		return
 	}
 	var rackID map[string]int32
-	sol.memberRack, rackID = ix.MemberRacks()
+	sol.memberRack, rackID = balance.MemberRacks(ix)
 	if len(rackID) == 0 {
 		sol.memberRack = nil
 		return
@@ -265,5 +263,6 @@ func (interner *rackInterner) mapID(racks []string) int32 {
 // is spread over its subscribers (franz-go issue #795).
 func (sol *solver) target(t, p int32) int32 {
 	k := int32(len(sol.sets[sol.topicSet[t]]))
-	return (p - sol.ix.TopicStart[t] + sol.topicOffset[t]) % k
+	first, _ := sol.ix.TopicRange(t)
+	return (p - first + sol.topicOffset[t]) % k
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -41,7 +40,7 @@ var (
 	_ assignor.BalancedAssignor             = (*Assignor)(nil)
 	_ assignor.StickyAssignor               = (*Assignor)(nil)
 	_ assignor.SubscriptionUserDataAssignor = (*Assignor)(nil)
-	_ assignor.IndexAssignor                = (*Assignor)(nil)
+	_ assignor.HolderAssignor               = (*Assignor)(nil)
 )
 
 // New returns the sticky assignor with the default configuration.
@@ -75,29 +74,20 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	return a.AssignIndex(ix)
+	holder, _, _ := a.AssignHolders(ix)
+	return ix.PlanFromHolders(holder), nil
 }
 
-// AssignIndex is Assign on the group ix describes (see
-// [assignor.IndexAssignor]); it never fails.
-func (a *Assignor) AssignIndex(index *assignor.Index) (assignor.Plan, error) {
-	return a.solve(a.withHistory(dense.Of(index)), true).plan(), nil
+// AssignHolders is Assign on the group ix describes, answered in flat form
+// (see [assignor.HolderAssignor]): the holder of each flat partition, and no
+// user data. It never fails.
+func (a *Assignor) AssignHolders(ix *assignor.Index) ([]int32, [][]byte, error) {
+	return a.solve(a.withHistory(ix)).assign, nil, nil
 }
 
-// AssignDense is the cooperative wrapper's fast path (package cooperative
-// finds it by type assertion): Assign on the index the wrapper has already
-// built, answered as the holder of each flat partition (a member number, or
-// -1). Its parameter's type is internal to this module, so no other module
-// can call it. The holder slice is the caller's; ix is neither mutated nor
-// kept.
-func (a *Assignor) AssignDense(ix *dense.Index) ([]int32, [][]byte, error) {
-	return a.solve(a.withHistory(ix), false).assign, nil, nil
-}
-
-// solve runs the whole optimisation on ix; the answer is in sol.assign, and
-// with forPlan set sol.plan may be called.
-func (a *Assignor) solve(ix *dense.Index, forPlan bool) *solver {
-	sol := newSolver(ix, !a.cfg.IgnoreRacks, forPlan)
+// solve runs the whole optimisation on ix; the answer is in sol.assign.
+func (a *Assignor) solve(ix *assignor.Index) *solver {
+	sol := newSolver(ix, !a.cfg.IgnoreRacks)
 	var f *flows
 	switch {
 	case len(sol.hubSet) == 0:
@@ -116,31 +106,35 @@ func (a *Assignor) solve(ix *dense.Index, forPlan bool) *solver {
 // `sticky` members before subscription v1 send), an index in which those
 // members claim what their user data says, at its generation. Malformed
 // user data is no history, never an error.
-func (a *Assignor) withHistory(ix *dense.Index) *dense.Index {
+func (a *Assignor) withHistory(ix *assignor.Index) *assignor.Index {
 	if a.cfg.IgnoreUserData {
 		return ix
 	}
-	var replace map[int32]dense.Reclaim[assignor.TopicPartitions]
-	for m, mem := range ix.Members {
-		if len(mem.UserData) == 0 || len(ix.Claims[m]) > 0 {
+	var replace map[int32]assignor.MemberState
+	claimsOutside := ix.Outside() // sorted by member
+	for m := range int32(ix.NumMembers()) {
+		outside := false
+		for len(claimsOutside) > 0 && claimsOutside[0].Member <= m {
+			outside = outside || claimsOutside[0].Member == m
+			claimsOutside = claimsOutside[1:]
+		}
+		userData := ix.Member(m).UserData
+		if len(userData) == 0 || len(ix.Claims(m)) > 0 || outside {
 			continue
 		}
-		if from, to := ix.OutsideRange(int32(m)); from < to {
-			continue
-		}
-		u, err := wire.DecodeStickyUserData(mem.UserData)
+		u, err := wire.DecodeStickyUserData(userData)
 		if err != nil || len(u.Owned) == 0 {
 			continue
 		}
 		if replace == nil {
-			replace = map[int32]dense.Reclaim[assignor.TopicPartitions]{}
+			replace = map[int32]assignor.MemberState{}
 		}
-		replace[int32(m)] = dense.Reclaim[assignor.TopicPartitions]{Generation: u.Generation, Owned: u.Owned}
+		replace[m] = assignor.MemberState{Generation: u.Generation, Owned: u.Owned}
 	}
 	if replace == nil {
 		return ix
 	}
-	return dense.Reclaimed(ix, replace)
+	return ix.Reclaimed(replace)
 }
 
 // SubscriptionUserData returns the eager sticky user data for a member in

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 )
 
 // Config holds the options of the weighted assignor. The zero value is the
@@ -114,10 +113,9 @@ var (
 	_ assignor.ProtocolAssignor             = (*Assignor)(nil)
 	_ assignor.BalancedAssignor             = (*Assignor)(nil)
 	_ assignor.StickyAssignor               = (*Assignor)(nil)
-	_ assignor.IndexAssignor                = (*Assignor)(nil)
+	_ assignor.HolderAssignor               = (*Assignor)(nil)
 	_ assignor.SubscriptionUserDataAssignor = (*Assignor)(nil)
 	_ assignor.AssignmentObserver           = (*Assignor)(nil)
-	_ dense.Assigner                        = (*Assignor)(nil)
 )
 
 // New returns the weighted assignor with the default configuration.
@@ -164,13 +162,7 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	return a.AssignIndex(ix)
-}
-
-// AssignIndex is Assign on the group ix describes (see
-// [assignor.IndexAssignor]).
-func (a *Assignor) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
-	holder, userData, err := a.AssignDense(dense.Of(ix))
+	holder, userData, err := a.AssignHolders(ix)
 	if err != nil {
 		return assignor.Plan{}, err
 	}
@@ -181,45 +173,44 @@ func (a *Assignor) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
 	return plan, nil
 }
 
-// AssignDense is the cooperative wrapper's fast path (package cooperative
-// finds it by type assertion): Assign on the wrapper's index, answered as
-// the holder of each flat partition. Its parameter's type is internal to
-// this module. The holder slice is the caller's; ix is neither mutated nor
-// kept.
-func (a *Assignor) AssignDense(ix *dense.Index) ([]int32, [][]byte, error) {
-	ix, from, err := a.weigh(ix)
+// AssignHolders is Assign on the group ix describes, answered in flat form
+// (see [assignor.HolderAssignor]): the holder of each flat partition, and
+// the assignment user data that carries reported weights to new holders.
+func (a *Assignor) AssignHolders(ix *assignor.Index) ([]int32, [][]byte, error) {
+	weights, from, err := a.weigh(ix)
 	if err != nil {
 		return nil, nil, err
 	}
-	holder, weight, err := a.assign(ix)
+	holder, weight, err := a.assign(ix, weights)
 	if err != nil {
 		return nil, nil, err
 	}
 	return holder, carried(ix, holder, from, weight), nil
 }
 
-// weigh returns ix with the weights it leaves unknown filled from the
-// members' reports, then from Config.Weights; from[p] is set for the
+// weigh returns each flat partition's weight as far as it is known: the
+// group's own, else the members' reports, else Config.Weights
+// ([assignor.UnknownWeight] where none says); from[p] is set for the
 // partitions whose weight came from a report (nil: none did).
-func (a *Assignor) weigh(ix *dense.Index) (*dense.Index, []bool, error) {
-	ix, from := reported(ix)
+func (a *Assignor) weigh(ix *assignor.Index) ([]int64, []bool, error) {
+	weights := topicWeights(ix)
+	from := reported(ix, weights)
 	if a.cfg.Weights != nil {
-		var err error
-		if ix, err = supplied(ix, a.cfg.Weights); err != nil {
+		if err := supplied(ix, weights, a.cfg.Weights); err != nil {
 			return nil, nil, err
 		}
 	}
-	return ix, from, nil
+	return weights, from, nil
 }
 
-// assign solves on an index whose reported and supplied weights are in,
-// and returns the holders and the weights it used.
-func (a *Assignor) assign(ix *dense.Index) ([]int32, []int64, error) {
+// assign solves the group ix describes with weights (unknown ones given
+// the default), and returns the holders and the weights it used.
+func (a *Assignor) assign(ix *assignor.Index, weights []int64) ([]int32, []int64, error) {
 	solverCfg := a.solver
 	if solverCfg == (config{}) {
 		solverCfg = defaultConfig() // an Assignor{} literal
 	}
-	g, err := inputOf(ix, a.cfg.DefaultWeight, a.cfg.IgnoreRacks)
+	g, err := inputOf(ix, weights, a.cfg.DefaultWeight, a.cfg.IgnoreRacks)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -51,14 +50,14 @@ func TestNewWithConfig(t *testing.T) {
 	}
 }
 
-// indexOf builds the dense index of g.
-func indexOf(t *testing.T, g assignor.Group) *dense.Index {
+// indexOf builds the index of g.
+func indexOf(t *testing.T, g assignor.Group) *assignor.Index {
 	t.Helper()
 	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dense.Of(ix)
+	return ix
 }
 
 // TestWeightsOf pins the default weight of unknown partitions: the rounded
@@ -92,7 +91,7 @@ func TestWeightsOf(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ix := indexOf(t, assignor.Group{Topics: tt.topics, Members: []assignor.Member{{ID: "m", Topics: []string{"a"}}}})
-			got, err := weightsOf(ix, tt.def)
+			got, err := weightsOf(ix, topicWeights(ix), tt.def)
 			if err != nil || !slices.Equal(got, tt.want) {
 				t.Fatalf("weightsOf = %v, %v; want %v", got, err, tt.want)
 			}
@@ -131,7 +130,8 @@ func TestRacksRead(t *testing.T) {
 			{ID: "C", Rack: "zc", Topics: []string{"t"}},
 		},
 	}
-	in, err := inputOf(indexOf(t, g), 0, false)
+	ix := indexOf(t, g)
+	in, err := inputOf(ix, topicWeights(ix), 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestRacksRead(t *testing.T) {
 	if got := plan.String(); got != "A: t[1 4]\nB: t[2 5]\nC: t[0 3]\n" {
 		t.Fatalf("rack-aware plan:\n%s", got)
 	}
-	if in, _ := inputOf(indexOf(t, g), 0, true); in.memberRack != nil || in.replicaRacks != nil {
+	if in, _ := inputOf(ix, topicWeights(ix), 0, true); in.memberRack != nil || in.replicaRacks != nil {
 		t.Fatal("IgnoreRacks read racks")
 	}
 }
@@ -185,9 +185,9 @@ func TestUserData(t *testing.T) {
 	}
 }
 
-// TestAssignIndexMatchesAssign: AssignIndex on a prebuilt index, and the
-// plan for permuted members and topics, equal Assign's.
-func TestAssignIndexMatchesAssign(t *testing.T) {
+// TestAssignHoldersMatchesAssign: AssignHolders on a prebuilt index, and
+// the plan for permuted members and topics, equal Assign's.
+func TestAssignHoldersMatchesAssign(t *testing.T) {
 	g := assignor.Group{
 		Topics: []assignor.Topic{
 			{Name: "a", Partitions: assignor.Partitions(5), Weights: []int64{50, 1, 0, 30, assignor.UnknownWeight}},
@@ -204,8 +204,9 @@ func TestAssignIndexMatchesAssign(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix, _ := assignor.NewIndex(g)
-	if got, err := New().AssignIndex(ix); err != nil || got.String() != want.String() {
-		t.Fatalf("AssignIndex:\n%s\nAssign:\n%s", got, want)
+	holder, userData, err := New().AssignHolders(ix)
+	if got := ix.PlanFromHolders(holder); err != nil || userData != nil || got.String() != want.String() {
+		t.Fatalf("AssignHolders (user data %q, error %v):\n%s\nAssign:\n%s", userData, err, got, want)
 	}
 	h := g.Clone()
 	slices.Reverse(h.Members)
@@ -248,18 +249,18 @@ func TestWeightsSupplied(t *testing.T) {
 		}
 	}
 	ix := indexOf(t, g)
-	got, err := supplied(ix, source)
-	if err != nil {
+	w := topicWeights(ix)
+	if err := supplied(ix, w, source); err != nil {
 		t.Fatal(err)
 	}
-	w, _ := weightsOf(got, 0)
+	w, _ = weightsOf(ix, w, 0)
 	if want := []int64{7, 200, 60, 30, 4}; !slices.Equal(w, want) {
 		t.Fatalf("weights %v, want %v (asked %v)", w, want, asked)
 	}
 	if !slices.Equal(asked, []string{"a[0 1] b[0 1]"}) {
 		t.Fatalf("asked %v: once, only topics with unknown weights, partitions ascending", asked)
 	}
-	if ix.Topics[1].Weights != nil || ix.Topics[0].Weights[1] != u {
+	if ix.Topic(1).Weights != nil || ix.Topic(0).Weights[1] != u {
 		t.Fatal("supplied wrote the index")
 	}
 	for _, bad := range []struct {

@@ -1,9 +1,6 @@
 package weighted
 
-import (
-	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
-)
+import "github.com/kgroup/assignor"
 
 // Drift is what a rebalance would do to a group with the weights it
 // carries now: the heaviest member's load as the members own their
@@ -29,28 +26,29 @@ func (d Drift) Rebalance() bool { return d.Moves > 0 }
 // Partitions nobody validly owns count as moves when the plan places
 // them.
 func (a *Assignor) Drift(g assignor.Group) (Drift, error) {
-	index, err := assignor.NewIndex(g)
+	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		return Drift{}, err
 	}
-	ix, _, err := a.weigh(dense.Of(index))
+	weights, _, err := a.weigh(ix)
 	if err != nil {
 		return Drift{}, err
 	}
-	holder, weight, err := a.assign(ix)
+	holder, weight, err := a.assign(ix, weights)
 	if err != nil {
 		return Drift{}, err
 	}
-	now := make([]int64, len(ix.Members))
-	planned := make([]int64, len(ix.Members))
+	now := make([]int64, ix.NumMembers())
+	planned := make([]int64, ix.NumMembers())
 	var d Drift
 	for p, m := range holder {
-		if o := ix.Owner[p]; o >= 0 {
-			now[o] += weight[p]
+		owner := ix.Owner(int32(p))
+		if owner >= 0 {
+			now[owner] += weight[p]
 		}
 		if m >= 0 {
 			planned[m] += weight[p]
-			if m != ix.Owner[p] {
+			if m != owner {
 				d.Moves++
 			}
 		}

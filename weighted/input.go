@@ -7,29 +7,33 @@ import (
 	"strings"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
+	"github.com/kgroup/assignor/internal/balance"
 )
 
 // inputOf is the solver's input for the group ix describes: flat
 // partitions, member numbers, the index's valid owners, each partition's
-// weight (unknown ones given def, or the rounded mean of the known ones
-// when def is 0, or 1 when none is known) and, unless ignoreRacks, the
-// member and replica racks as sticky reads them (KIP-881: in play when some
-// member has a rack and some topic has replica racks). It fails only on
-// weights adding up to more than 2^61. O(P + S + R) for P
-// partitions, S subscription entries and R replica rack entries.
-func inputOf(ix *dense.Index, def int64, ignoreRacks bool) (*group, error) {
+// weight (weights[p], known ones as given; unknown ones given def, or the
+// rounded mean of the known ones when def is 0, or 1 when none is known)
+// and, unless ignoreRacks, the member and replica racks as sticky reads
+// them (KIP-881: in play when some member has a rack and some topic has
+// replica racks). It fails only on weights adding up to more than 2^61. O(P
+// + S + R) for P partitions, S subscription entries and R replica rack
+// entries.
+func inputOf(ix *assignor.Index, weights []int64, def int64, ignoreRacks bool) (*group, error) {
 	n := ix.NumPartitions()
-	g := &group{members: len(ix.Members), subscribers: ix.Subscribers}
+	numTopics := int32(ix.NumTopics())
+	g := &group{members: ix.NumMembers(), subscribers: make([][]int32, numTopics)}
 	g.topic = make([]int32, n)
-	for t := range ix.Topics {
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			g.topic[p] = int32(t)
+	for t := range numTopics {
+		g.subscribers[t] = ix.Subscribers(t)
+		first, end := ix.TopicRange(t)
+		for p := first; p < end; p++ {
+			g.topic[p] = t
 		}
 	}
-	g.owner = ownersOf(ix.Owner)
+	g.owner = ownersOf(ix)
 	var err error
-	if g.weight, err = weightsOf(ix, def); err != nil {
+	if g.weight, err = weightsOf(ix, weights, def); err != nil {
 		return nil, err
 	}
 	if !ignoreRacks {
@@ -40,42 +44,56 @@ func inputOf(ix *dense.Index, def int64, ignoreRacks bool) (*group, error) {
 
 // ownersOf returns the owner of every flat partition, -1 for none, or nil
 // when no partition has one (a fresh group).
-func ownersOf(owner []int32) []int32 {
-	first := slices.IndexFunc(owner, func(o int32) bool { return o >= 0 })
-	if first < 0 {
-		return nil
-	}
-	out := make([]int32, len(owner))
-	for p, o := range owner {
-		out[p] = max(o, -1)
+func ownersOf(ix *assignor.Index) []int32 {
+	var out []int32
+	for p := range int32(ix.NumPartitions()) {
+		o := ix.Owner(p)
+		if o >= 0 && out == nil {
+			out = make([]int32, ix.NumPartitions())
+			for q := range p {
+				out[q] = -1
+			}
+		}
+		if out != nil {
+			out[p] = max(o, -1)
+		}
 	}
 	return out
 }
 
-// weightsOf returns the weight of every flat partition, unknown weights
-// ([assignor.UnknownWeight], or a topic without Weights) replaced by def,
-// or when def is 0 by the mean of the known weights rounded to the nearest
-// integer, or by 1 when no weight is known (then the plan balances counts).
-// The index has validated the weights (none below UnknownWeight). It fails
-// when the weights, defaults included, add up to more than 2^61, naming the
-// partition at which the sum passes it.
-func weightsOf(ix *dense.Index, def int64) ([]int64, error) {
+// topicWeights returns the weight the group's metadata gives every flat
+// partition: its topic's Weights entry, or [assignor.UnknownWeight] for a
+// topic without Weights. The index has validated them (none below
+// UnknownWeight).
+func topicWeights(ix *assignor.Index) []int64 {
 	w := make([]int64, ix.NumPartitions())
+	for t := range int32(ix.NumTopics()) {
+		first, end := ix.TopicRange(t)
+		if weights := ix.Topic(t).Weights; weights != nil {
+			copy(w[first:end], weights)
+			continue
+		}
+		for p := first; p < end; p++ {
+			w[p] = assignor.UnknownWeight
+		}
+	}
+	return w
+}
+
+// weightsOf returns the weight of every flat partition: weights[p], with
+// unknown weights replaced by def, or when def is 0 by the mean of the
+// known weights rounded to the nearest integer, or by 1 when no weight is
+// known (then the plan balances counts). It fills weights in place and
+// returns it. It fails when the weights, defaults included, add up to more
+// than 2^61, naming the partition at which the sum passes it.
+func weightsOf(ix *assignor.Index, weights []int64, def int64) ([]int64, error) {
 	var sum, known int64
-	for t, tp := range ix.Topics {
-		start := ix.TopicStart[t]
-		for i := range tp.Partitions {
-			x := assignor.UnknownWeight
-			if tp.Weights != nil {
-				x = tp.Weights[i]
+	for p, x := range weights {
+		if x >= 0 {
+			if sum += x; x > maxTotal || sum > maxTotal {
+				return nil, totalError(ix, int32(p))
 			}
-			w[start+int32(i)] = x
-			if x >= 0 {
-				if sum += x; x > maxTotal || sum > maxTotal {
-					return nil, totalError(ix, start+int32(i))
-				}
-				known++
-			}
+			known++
 		}
 	}
 	if def <= 0 {
@@ -84,20 +102,20 @@ func weightsOf(ix *dense.Index, def int64) ([]int64, error) {
 			def = (sum + known/2) / known
 		}
 	}
-	for p, x := range w {
+	for p, x := range weights {
 		if x < 0 {
-			if w[p] = def; def > maxTotal-sum {
+			if weights[p] = def; def > maxTotal-sum {
 				return nil, totalError(ix, int32(p))
 			}
 			sum += def
 		}
 	}
-	return w, nil
+	return weights, nil
 }
 
 // totalError is the error for a total weight above 2^61, reached at flat
 // partition p.
-func totalError(ix *dense.Index, p int32) error {
+func totalError(ix *assignor.Index, p int32) error {
 	topic, id := ix.Partition(p)
 	return fmt.Errorf("%w: the weights reach more than 2^61 at topic %q partition %d", errInput, topic, id)
 }
@@ -107,9 +125,9 @@ func totalError(ix *dense.Index, p int32) error {
 // replicas' racks, sorted) numbered in first-seen order; partitions whose
 // replicas are in no member's rack get -1. Consecutive partitions with
 // equal replica rack lists (the common case) share one lookup.
-func readRacks(ix *dense.Index, g *group) {
-	memberRack, rackID := ix.MemberRacks()
-	if len(rackID) == 0 || !ix.HasReplicaRacks() {
+func readRacks(ix *assignor.Index, g *group) {
+	memberRack, rackID := balance.MemberRacks(ix)
+	if len(rackID) == 0 || !balance.HasReplicaRacks(ix) {
 		return
 	}
 	g.memberRack = memberRack
@@ -119,8 +137,9 @@ func readRacks(ix *dense.Index, g *group) {
 	prevSet := int32(-1)
 	var scratch []int32
 	var key strings.Builder
-	for t, tp := range ix.Topics {
-		start := ix.TopicStart[t]
+	for t := range int32(ix.NumTopics()) {
+		tp := ix.Topic(t)
+		start, _ := ix.TopicRange(t)
 		for i := range tp.Partitions {
 			p := start + int32(i)
 			var replicas []string
@@ -158,53 +177,48 @@ func readRacks(ix *dense.Index, g *group) {
 	}
 }
 
-// supplied returns ix, or when source knows weights that ix leaves
-// unknown, a shallow copy of ix whose topics carry them (ix's slices are
-// never written). It fails when source answers with the wrong shape or a
+// supplied fills the weights that weights leaves unknown with those
+// source knows: it asks source for every topic with an unknown weight and
+// writes the answers over the unknown entries only (what the group or a
+// report says wins). It fails when source answers with the wrong shape or a
 // weight below [assignor.UnknownWeight], naming the topic.
-func supplied(ix *dense.Index, source func([]assignor.TopicPartitions) [][]int64) (*dense.Index, error) {
+func supplied(ix *assignor.Index, weights []int64, source func([]assignor.TopicPartitions) [][]int64) error {
 	var ask []assignor.TopicPartitions
-	var at []int
-	for t, tp := range ix.Topics {
-		if tp.Weights == nil || slices.Contains(tp.Weights, assignor.UnknownWeight) {
+	var at []int32
+	for t := range int32(ix.NumTopics()) {
+		first, end := ix.TopicRange(t)
+		if slices.Contains(weights[first:end], assignor.UnknownWeight) {
+			tp := ix.Topic(t)
 			ask = append(ask, assignor.TopicPartitions{Topic: tp.Name, Partitions: slices.Clone(tp.Partitions)})
 			at = append(at, t)
 		}
 	}
 	if len(ask) == 0 {
-		return ix, nil
+		return nil
 	}
 	answer := source(ask)
 	if answer != nil && len(answer) != len(ask) {
-		return nil, fmt.Errorf("weighted: Config.Weights answered for %d topics, asked for %d", len(answer), len(ask))
+		return fmt.Errorf("weighted: Config.Weights answered for %d topics, asked for %d", len(answer), len(ask))
 	}
-	var topics []dense.Topic
 	for i, got := range answer {
-		tp := ix.Topics[at[i]]
 		if got == nil {
 			continue
 		}
+		tp := ix.Topic(at[i])
 		if len(got) != len(tp.Partitions) {
-			return nil, fmt.Errorf("weighted: Config.Weights gave %d weights for the %d partitions of topic %q", len(got), len(tp.Partitions), tp.Name)
+			return fmt.Errorf("weighted: Config.Weights gave %d weights for the %d partitions of topic %q", len(got), len(tp.Partitions), tp.Name)
 		}
-		merged := slices.Clone(got)
-		for j, w := range merged {
+		for j, w := range got {
 			if w < assignor.UnknownWeight {
-				return nil, fmt.Errorf("weighted: Config.Weights gave topic %q partition %d the negative weight %d", tp.Name, tp.Partitions[j], w)
-			}
-			if tp.Weights != nil && tp.Weights[j] != assignor.UnknownWeight {
-				merged[j] = tp.Weights[j] // the Group's own weight wins
+				return fmt.Errorf("weighted: Config.Weights gave topic %q partition %d the negative weight %d", tp.Name, tp.Partitions[j], w)
 			}
 		}
-		if topics == nil {
-			topics = slices.Clone(ix.Topics)
+		first, _ := ix.TopicRange(at[i])
+		for j, w := range got {
+			if p := first + int32(j); weights[p] == assignor.UnknownWeight {
+				weights[p] = w
+			}
 		}
-		topics[at[i]].Weights = merged
 	}
-	if topics == nil {
-		return ix, nil
-	}
-	c := *ix
-	c.Topics = topics
-	return &c, nil
+	return nil
 }

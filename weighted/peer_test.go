@@ -7,26 +7,21 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/sticky"
 	benchgroups "github.com/kgroup/assignor/workload"
+	"slices"
 )
 
 // denseFromIndex is the solver's input for the group ix indexes, as the
 // assignor will build it: flat partitions, member numbers, the index's
 // valid owners, and weight[p] per flat partition.
-func denseFromIndex(index *assignor.Index, weight []int64) *group {
-	ix := dense.Of(index)
-	g := &group{members: len(ix.Members), weight: weight, subscribers: ix.Subscribers}
-	g.topic = make([]int32, ix.NumPartitions())
-	g.owner = make([]int32, ix.NumPartitions())
-	for t := range ix.Topics {
-		for p := ix.TopicStart[t]; p < ix.TopicStart[t+1]; p++ {
-			g.topic[p] = int32(t)
-		}
+func denseFromIndex(ix *assignor.Index, weight []int64) *group {
+	g, err := inputOf(ix, weight, 0, true)
+	if err != nil {
+		panic(err)
 	}
-	for p, o := range ix.Owner {
-		g.owner[p] = max(o, -1)
+	if g.owner == nil {
+		g.owner = slices.Repeat([]int32{-1}, ix.NumPartitions())
 	}
 	return g
 }
@@ -43,7 +38,7 @@ func zipfWeights(n int, seed uint64) []int64 {
 
 // BenchmarkVersusSticky measures, in the same binary and on the same
 // groups (package workload, as sticky's benchmarks build them), sticky's
-// Assign (index, solve and plan), sticky's AssignIndex (solve only, on a
+// Assign (index, solve and plan), sticky's AssignHolders (solve only, on a
 // prebuilt index) and this solver on the dense input of the same index with
 // Zipf weights (s = 1.1), shape by shape so the three run interleaved.
 // The join scenario's owners hold a count-balanced plan (a group migrating
@@ -76,7 +71,7 @@ func BenchmarkVersusSticky(b *testing.B) {
 			b.Run("sticky-index/"+name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := a.AssignIndex(ix); err != nil {
+					if _, _, err := a.AssignHolders(ix); err != nil {
 						b.Fatal(err)
 					}
 				}

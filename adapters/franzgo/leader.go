@@ -86,8 +86,9 @@ func (mb *memberBalancer) BalanceOrError(topics map[string]int32) (kgo.IntoSyncA
 // refuses goes to the assignor as a Group too, so that the error is the
 // assignor's own.
 func (mb *memberBalancer) assign(topics []assignor.Topic) (assignor.Plan, error) {
-	ia, ok := mb.b.a.(assignor.IndexAssignor)
-	if !ok {
+	switch mb.b.a.(type) {
+	case assignor.HolderAssignor, assignor.IndexAssignor:
+	default:
 		mb.materialize()
 		return mb.b.a.Assign(assignor.Group{Members: mb.members, Topics: topics})
 	}
@@ -96,7 +97,7 @@ func (mb *memberBalancer) assign(topics []assignor.Topic) (assignor.Plan, error)
 		mb.materialize()
 		return mb.b.a.Assign(assignor.Group{Members: mb.members, Topics: topics})
 	}
-	return ia.AssignIndex(ix)
+	return assignor.AssignIndex(mb.b.a, ix)
 }
 
 // materialize decodes the members' owned partitions into their Owned, for

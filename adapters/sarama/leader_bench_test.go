@@ -208,7 +208,6 @@ func benchLeader(b *testing.B, mode leaderMode, shape workload.Shape) {
 	}
 	out := st.balancePlan(members, plan)
 	st.setAssignmentData(plan)
-	ia := st.a.(assignor.IndexAssignor)
 	fatal := func(b *testing.B, err error) {
 		if err != nil {
 			b.Fatal(err)
@@ -219,7 +218,7 @@ func benchLeader(b *testing.B, mode leaderMode, shape workload.Shape) {
 	bench(b, "read/before", func(b *testing.B) { st.group(members, in.topics) })
 	bench(b, "read/after", func(b *testing.B) { _, err := st.index(members, in.topics); fatal(b, err) })
 	bench(b, "core/before", func(b *testing.B) { _, err := st.a.Assign(g); fatal(b, err) })
-	bench(b, "core/after", func(b *testing.B) { _, err := ia.AssignIndex(ix); fatal(b, err) })
+	bench(b, "core/after", func(b *testing.B) { _, err := assignor.AssignIndex(st.a, ix); fatal(b, err) })
 	bench(b, "plan-maps/before", func(b *testing.B) { st.legacyBalancePlan(members, plan); st.setAssignmentData(plan) })
 	bench(b, "plan-maps/after", func(b *testing.B) { st.balancePlan(members, plan); st.setAssignmentData(plan) })
 	bench(b, "forced-minimum", func(b *testing.B) { forcedMinimum(plan) })

@@ -47,8 +47,7 @@ func (s *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 // [strategy.group]. A group the index refuses goes to the assignor as a
 // Group too, so that the error is the assignor's own.
 func (s *strategy) assign(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) (assignor.Plan, error) {
-	ia, ok := s.a.(assignor.IndexAssignor)
-	if !ok {
+	if !indexed(s.a) {
 		return s.a.Assign(s.group(members, topics))
 	}
 	ix, err := s.index(members, topics)
@@ -56,7 +55,17 @@ func (s *strategy) assign(members map[string]ibm.ConsumerGroupMemberMetadata, to
 		// index logged what it read already.
 		return s.a.Assign(s.readGroup(members, topics, func(string, ...any) {}))
 	}
-	return ia.AssignIndex(ix)
+	return assignor.AssignIndex(s.a, ix)
+}
+
+// indexed reports whether a assigns on an [assignor.Index] faster than on a
+// Group ([assignor.HolderAssignor] or [assignor.IndexAssignor]).
+func indexed(a assignor.Assignor) bool {
+	switch a.(type) {
+	case assignor.HolderAssignor, assignor.IndexAssignor:
+		return true
+	}
+	return false
 }
 
 // index builds the [assignor.Index] of sarama's input: the group

@@ -21,7 +21,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the sc
 // factories are the assignors the scripts may name.
 func factories() map[string]groupsim.Factory {
 	return map[string]groupsim.Factory{
-		"roundrobin":             roundrobin.New,
+		"roundrobin":             func() assignor.Assignor { return roundrobin.New() },
 		"cooperative-roundrobin": func() assignor.Assignor { return cooperative.Wrap(roundrobin.New()) },
 		"sticky":                 func() assignor.Assignor { return sticky.New() },
 		"cooperative-sticky":     func() assignor.Assignor { return cooperative.Wrap(sticky.New()) },

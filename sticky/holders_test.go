@@ -5,18 +5,17 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/workload"
 )
 
-var _ dense.Assigner = sticky.New()
+var _ assignor.HolderAssignor = sticky.New()
 
-// TestAssignDenseMatchesAssign pins AssignDense's contract with the
-// cooperative wrapper: its holders are exactly Assign's plan, on every
-// benchmark scenario and on a group whose history travels only in eager
-// sticky user data (which the wrapper's index does not reflect).
-func TestAssignDenseMatchesAssign(t *testing.T) {
+// TestAssignHoldersMatchesAssign pins AssignHolders' contract
+// (assignor.HolderAssignor): its holders are exactly Assign's plan, on
+// every benchmark scenario and on a group whose history travels only in
+// eager sticky user data (which the index's claims do not reflect).
+func TestAssignHoldersMatchesAssign(t *testing.T) {
 	groups := map[string]assignor.Group{}
 	for _, sc := range workload.Scenarios() {
 		c, err := workload.Build(workload.Shapes()[0], sc, workload.DefaultSeed)
@@ -47,12 +46,12 @@ func TestAssignDenseMatchesAssign(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			holder, userData, err := a.AssignDense(dense.Of(ix))
+			holder, userData, err := a.AssignHolders(ix)
 			if err != nil || userData != nil {
-				t.Fatalf("AssignDense: user data %v, error %v", userData, err)
+				t.Fatalf("AssignHolders: user data %v, error %v", userData, err)
 			}
 			if got := ix.PlanFromHolders(holder); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("AssignDense differs from Assign:\n%s\nwant\n%s", got, want)
+				t.Fatalf("AssignHolders differs from Assign:\n%s\nwant\n%s", got, want)
 			}
 		})
 	}

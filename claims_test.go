@@ -1,4 +1,4 @@
-package dense_test
+package assignor_test
 
 import (
 	"fmt"
@@ -9,29 +9,23 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/internal/dense"
 )
 
 func claimant(id string, gen int32, owned ...assignor.TopicPartitions) assignor.Member {
 	return assignor.Member{ID: id, Topics: []string{"t0", "t1"}, Generation: gen, Owned: owned}
 }
 
-// index builds g's dense index through assignor.NewIndex, the way every
-// assignor of the module gets it.
+// index builds g's index.
 func index(t interface {
 	Helper()
 	Fatalf(string, ...any)
-}, g assignor.Group) *dense.Index {
+}, g assignor.Group) *assignor.Index {
 	t.Helper()
 	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		t.Fatalf("NewIndex: %v", err)
 	}
-	return dense.Of(ix)
-}
-
-func tp(topic string, ids ...int32) assignor.TopicPartitions {
-	return assignor.TopicPartitions{Topic: topic, Partitions: ids}
+	return ix
 }
 
 // twoTopics is the metadata of most rows: t0 with 4 partitions, t1 with 2.
@@ -39,37 +33,51 @@ var twoTopics = []assignor.Topic{{Name: "t0", Partitions: assignor.Partitions(4)
 
 // owners renders ix.Owner for the partitions that are claimed:
 // "t0/1=a" for a valid owner, "t0/2=contested".
-func owners(ix *dense.Index) []string {
+func owners(ix *assignor.Index) []string {
 	var out []string
-	for p, m := range ix.Owner {
-		topic, id := ix.Partition(int32(p))
-		switch m {
+	for p := range int32(ix.NumPartitions()) {
+		topic, id := ix.Partition(p)
+		switch m := ix.Owner(p); m {
 		case assignor.Unclaimed:
 		case assignor.Contested:
 			out = append(out, fmt.Sprintf("%s/%d=contested", topic, id))
 		default:
-			out = append(out, fmt.Sprintf("%s/%d=%s", topic, id, ix.Members[m].ID))
+			out = append(out, fmt.Sprintf("%s/%d=%s", topic, id, ix.Member(m).ID))
 		}
 	}
 	return out
 }
 
-// stale renders ix.Stale: "b:t0/0@3".
-func stale(ix *dense.Index) []string {
+// stale renders the claims below their partition's highest generation, as
+// the index's claims and generations tell them: "b:t0/0@3".
+func stale(ix *assignor.Index) []string {
+	top := make([]int32, ix.NumPartitions())
+	for p := range top {
+		top[p] = assignor.NoGeneration
+	}
+	for m := range int32(ix.NumMembers()) {
+		for _, p := range ix.Claims(m) {
+			top[p] = max(top[p], ix.Generation(m))
+		}
+	}
 	var out []string
-	for _, c := range ix.Stale {
-		topic, id := ix.Partition(c.Partition)
-		out = append(out, fmt.Sprintf("%s:%s/%d@%d", ix.Members[c.Member].ID, topic, id, c.Generation))
+	for m := range int32(ix.NumMembers()) {
+		for _, p := range ix.Claims(m) {
+			if gen := ix.Generation(m); gen < top[p] {
+				topic, id := ix.Partition(p)
+				out = append(out, fmt.Sprintf("%s:%s/%d@%d", ix.Member(m).ID, topic, id, gen))
+			}
+		}
 	}
 	slices.Sort(out)
 	return out
 }
 
 // outside renders ix.Outside: "a:t9/0@2 unknown topic valid".
-func outside(ix *dense.Index) []string {
+func outside(ix *assignor.Index) []string {
 	var out []string
-	for _, c := range ix.Outside {
-		s := fmt.Sprintf("%s:%s/%d@%d %v", ix.Members[c.Member].ID, c.Topic, c.Partition, c.Generation, assignor.OutsideReason(c.Reason))
+	for _, c := range ix.Outside() {
+		s := fmt.Sprintf("%s:%s/%d@%d %v", ix.Member(c.Member).ID, c.Topic, c.Partition, c.Generation, c.Reason)
 		if c.Valid {
 			s += " valid"
 		}
@@ -193,11 +201,11 @@ func TestIndexClaimsAndGenerations(t *testing.T) {
 	}
 	ix := index(t, g)
 	// Members by ID: a, b. Flat numbers: t0/0..3 are 0..3, t1/0..1 are 4..5.
-	if want := [][]int32{{0, 2}, {3, 4, 5}}; !reflect.DeepEqual(ix.Claims, want) {
-		t.Errorf("Claims = %v, want %v", ix.Claims, want)
+	if got, want := [][]int32{ix.Claims(0), ix.Claims(1)}, [][]int32{{0, 2}, {3, 4, 5}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Claims = %v, want %v", got, want)
 	}
-	if want := []int32{7, assignor.NoGeneration}; !slices.Equal(ix.Generation, want) {
-		t.Errorf("Generation = %v, want %v", ix.Generation, want)
+	if got, want := []int32{ix.Generation(0), ix.Generation(1)}, []int32{7, assignor.NoGeneration}; !slices.Equal(got, want) {
+		t.Errorf("Generation = %v, want %v", got, want)
 	}
 }
 
@@ -211,7 +219,7 @@ func TestIndexMetadata(t *testing.T) {
 			Topics:  []assignor.Topic{{Name: "t0", Partitions: []int32{5, 2, 9}}},
 		}
 		ix := index(t, g)
-		if got := ix.Topics[0].Partitions; !slices.Equal(got, []int32{2, 5, 9}) {
+		if got := ix.Topic(0).Partitions; !slices.Equal(got, []int32{2, 5, 9}) {
 			t.Errorf("partitions = %v, want [2 5 9]", got)
 		}
 		for flat, id := range []int32{2, 5, 9} {
@@ -244,13 +252,13 @@ func TestIndexMetadata(t *testing.T) {
 			Weights:      []int64{30, -1, 31, 10},
 		}}}
 		ix := index(t, g)
-		if got := ix.Topics[0].Partitions; !slices.Equal(got, []int32{0, 3}) {
+		if got := ix.Topic(0).Partitions; !slices.Equal(got, []int32{0, 3}) {
 			t.Errorf("partitions = %v, want [0 3]", got)
 		}
-		if got, want := ix.Topics[0].ReplicaRacks, [][]string{{"r0"}, {"r3"}}; !reflect.DeepEqual(got, want) {
+		if got, want := ix.Topic(0).ReplicaRacks, [][]string{{"r0"}, {"r3"}}; !reflect.DeepEqual(got, want) {
 			t.Errorf("replica racks = %v, want %v (the first listing of a duplicate wins)", got, want)
 		}
-		if got, want := ix.Topics[0].Weights, []int64{10, 30}; !slices.Equal(got, want) {
+		if got, want := ix.Topic(0).Weights, []int64{10, 30}; !slices.Equal(got, want) {
 			t.Errorf("weights = %v, want %v (they follow their partitions)", got, want)
 		}
 		if ix.NumPartitions() != 2 {
@@ -264,17 +272,19 @@ func TestIndexMetadata(t *testing.T) {
 			Topics:  []assignor.Topic{{Name: "z", Partitions: assignor.Partitions(1)}, {Name: "a", Partitions: assignor.Partitions(2)}},
 		}
 		ix := index(t, g)
-		if ix.Members[0].ID != "a" || ix.Members[1].ID != "b" || ix.Topics[0].Name != "a" || ix.Topics[1].Name != "z" {
-			t.Errorf("order: members %s %s, topics %s %s", ix.Members[0].ID, ix.Members[1].ID, ix.Topics[0].Name, ix.Topics[1].Name)
+		if ix.Member(0).ID != "a" || ix.Member(1).ID != "b" || ix.Topic(0).Name != "a" || ix.Topic(1).Name != "z" {
+			t.Errorf("order: members %s %s, topics %s %s", ix.Member(0).ID, ix.Member(1).ID, ix.Topic(0).Name, ix.Topic(1).Name)
 		}
-		if want := [][]int32{{}, {0, 1}}; !reflect.DeepEqual(ix.Subscriptions, want) {
-			t.Errorf("Subscriptions = %v, want %v", ix.Subscriptions, want)
+		if got, want := [][]int32{ix.Subscriptions(0), ix.Subscriptions(1)}, [][]int32{{}, {0, 1}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("Subscriptions = %v, want %v", got, want)
 		}
-		if want := [][]int32{{1}, {1}}; !reflect.DeepEqual(ix.Subscribers, want) {
-			t.Errorf("Subscribers = %v, want %v", ix.Subscribers, want)
+		if got, want := [][]int32{ix.Subscribers(0), ix.Subscribers(1)}, [][]int32{{1}, {1}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("Subscribers = %v, want %v", got, want)
 		}
-		if !slices.Equal(ix.TopicStart, []int32{0, 2, 3}) {
-			t.Errorf("TopicStart = %v, want [0 2 3]", ix.TopicStart)
+		first0, end0 := ix.TopicRange(0)
+		first1, end1 := ix.TopicRange(1)
+		if got := []int32{first0, end0, first1, end1}; !slices.Equal(got, []int32{0, 2, 2, 3}) {
+			t.Errorf("TopicRange = %v, want [0 2 2 3]", got)
 		}
 	})
 	t.Run("empty topics share a start and own no flat partition", func(t *testing.T) {

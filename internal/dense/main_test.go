@@ -1,9 +1,0 @@
-package dense
-
-import (
-	"testing"
-
-	"github.com/kgroup/assignor/internal/rapidseed"
-)
-
-func TestMain(m *testing.M) { rapidseed.Main(m) }

@@ -1,0 +1,164 @@
+package assignor
+
+import "slices"
+
+// PlanFromHolders builds the plan in which holder[p] (a member number, or
+// -1 for nobody) holds flat partition p; len(holder) must be
+// NumPartitions(). The plan has one entry per member, in member ID order,
+// with topics and partitions sorted; it does not alias holder or the group.
+// Every member's lists share a few backing arrays, each slice's capacity
+// clipped, so appending to one never writes into another. O(P + M) in a
+// fixed number of allocations.
+func (ix *Index) PlanFromHolders(holder []int32) Plan {
+	return ix.plan(ix.lists(holder))
+}
+
+// Plan builds the plan in which member m holds the flat partitions
+// assigned[m] (assigned may be shorter than the members; a member past its
+// end holds nothing). It sorts each assigned[m] in place; the plan has one
+// entry per member, in member ID order, and does not alias assigned or the
+// group.
+func (ix *Index) Plan(assigned [][]int32) Plan {
+	from := make([]int32, len(ix.members)+1)
+	for m := range ix.members {
+		from[m+1] = from[m]
+		if m < len(assigned) {
+			from[m+1] += int32(len(assigned[m]))
+		}
+	}
+	flat := make([]int32, 0, from[len(ix.members)])
+	for m := range min(len(assigned), len(ix.members)) {
+		slices.Sort(assigned[m])
+		flat = append(flat, assigned[m]...)
+	}
+	return ix.plan(ix.listsOf(flat, from))
+}
+
+// TopicPartitions converts flat partitions into topic-grouped partitions,
+// sorted by topic then partition. It sorts ps in place; the result does not
+// alias ps or the group.
+func (ix *Index) TopicPartitions(ps []int32) []TopicPartitions {
+	slices.Sort(ps)
+	return ix.listsOf(slices.Clone(ps), []int32{0, int32(len(ps))})[0]
+}
+
+// plan builds the plan whose member m is assigned lists[m].
+func (ix *Index) plan(lists [][]TopicPartitions) Plan {
+	plan := Plan{Members: make([]MemberPlan, len(ix.members))}
+	for m, mem := range ix.members {
+		plan.Members[m] = MemberPlan{Member: mem.ID, Assigned: lists[m]}
+	}
+	return plan
+}
+
+// lists returns, for each member m, the partitions holder gives it as topic
+// runs sorted by topic then partition; nil for a member with none.
+//
+// Every member's lists share two arrays, one of partition IDs and one of
+// runs; each ID slice has its capacity clipped. O(P + M), five allocations.
+func (ix *Index) lists(holder []int32) [][]TopicPartitions {
+	numMembers := len(ix.members)
+	// Per member: where its IDs and runs start in ids and runs, the next
+	// free slot in ids, the slot of its open run, where that run started in
+	// ids, and 1 + the open run's topic (0: none yet). Counting first: the
+	// member's partitions go to idFrom of the next member, its runs to
+	// runFrom, and open tracks its last topic.
+	type member struct{ idFrom, runFrom, next, slot, start, open int32 }
+	state := make([]member, numMembers+1)
+	for t := range ix.topics {
+		run := int32(t) + 1
+		for _, m := range holder[ix.topicStart[t]:ix.topicStart[t+1]] {
+			if m < 0 {
+				continue
+			}
+			st := &state[m+1]
+			st.idFrom++
+			if st.open != run {
+				st.open = run
+				st.runFrom++
+			}
+		}
+	}
+	for m := range numMembers {
+		next := &state[m+1]
+		next.idFrom += state[m].idFrom
+		next.runFrom += state[m].runFrom
+		next.open = 0
+		state[m].next = state[m].idFrom
+	}
+	ids := make([]int32, state[numMembers].idFrom)
+	runs := make([]TopicPartitions, state[numMembers].runFrom)
+	for t := range ix.topics {
+		lo, hi := ix.topicStart[t], ix.topicStart[t+1]
+		parts := ix.topics[t].Partitions[:hi-lo]
+		run := int32(t) + 1
+		for i, m := range holder[lo:hi] {
+			if m < 0 {
+				continue
+			}
+			st := &state[m]
+			at := st.next
+			if st.open != run {
+				if st.open > 0 {
+					runs[st.runFrom+st.slot] = TopicPartitions{Topic: ix.topics[st.open-1].Name, Partitions: ids[st.start:at:at]}
+					st.slot++
+				}
+				st.open, st.start = run, at
+			}
+			ids[at] = parts[i]
+			st.next = at + 1
+		}
+	}
+	out := make([][]TopicPartitions, numMembers)
+	for m := range numMembers {
+		st := &state[m]
+		if st.open == 0 {
+			continue
+		}
+		end := st.next
+		runs[st.runFrom+st.slot] = TopicPartitions{Topic: ix.topics[st.open-1].Name, Partitions: ids[st.start:end:end]}
+		out[m] = runs[st.runFrom:state[m+1].runFrom:state[m+1].runFrom]
+	}
+	return out
+}
+
+// listsOf converts, for each member m, the flat partitions
+// flat[from[m]:from[m+1]] (ascending) into topic runs, sorted by topic then
+// partition; nil for a member with none. len(from) is one more than the
+// number of lists. It overwrites flat with partition IDs and uses it as the
+// backing array of every ID slice (capacity clipped); all lists share one
+// more array for the runs. O(len(flat) + R log T) for R runs and T topics.
+func (ix *Index) listsOf(flat, from []int32) [][]TopicPartitions {
+	numLists := len(from) - 1
+	numRuns := 0
+	for m := range numLists {
+		t := int32(-1)
+		for _, p := range flat[from[m]:from[m+1]] {
+			if t < 0 || p >= ix.topicStart[t+1] {
+				t = ix.topicAfter(t, p)
+				numRuns++
+			}
+		}
+	}
+	runs := make([]TopicPartitions, 0, numRuns)
+	out := make([][]TopicPartitions, numLists)
+	for m := range numLists {
+		begin := len(runs)
+		seg := flat[from[m]:from[m+1]]
+		t, start := int32(-1), 0
+		for i, p := range seg {
+			if t < 0 || p >= ix.topicStart[t+1] {
+				if t >= 0 {
+					runs = append(runs, TopicPartitions{Topic: ix.topics[t].Name, Partitions: seg[start:i:i]})
+				}
+				t, start = ix.topicAfter(t, p), i
+			}
+			seg[i] = ix.topics[t].Partitions[p-ix.topicStart[t]]
+		}
+		if t >= 0 {
+			runs = append(runs, TopicPartitions{Topic: ix.topics[t].Name, Partitions: seg[start:len(seg):len(seg)]})
+			out[m] = runs[begin:len(runs):len(runs)]
+		}
+	}
+	return out
+}
