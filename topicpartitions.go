@@ -21,7 +21,7 @@ import (
 // empty set. O(n log n) for n partition entries; O(n) when tps is already
 // canonical.
 func NormalizeTopicPartitions(tps []TopicPartitions) []TopicPartitions {
-	if isCanonical(tps) {
+	if IsCanonicalTopicPartitions(tps) {
 		return cloneNonEmpty(tps)
 	}
 	sorted := make([]TopicPartitions, 0, len(tps))
@@ -126,8 +126,12 @@ func CountPartitions(tps []TopicPartitions) int {
 	return n
 }
 
-// isCanonical reports whether tps is in canonical form. O(n).
-func isCanonical(tps []TopicPartitions) bool {
+// IsCanonicalTopicPartitions reports whether tps is already in the
+// canonical form [NormalizeTopicPartitions] returns: topics strictly
+// increasing, each with partitions strictly increasing, no empty entry. A
+// caller that must hand on a canonical set copies only when it is not. O(n)
+// for n partition entries.
+func IsCanonicalTopicPartitions(tps []TopicPartitions) bool {
 	for i, tp := range tps {
 		if len(tp.Partitions) == 0 || i > 0 && tps[i-1].Topic >= tp.Topic {
 			return false
@@ -144,7 +148,7 @@ func isCanonical(tps []TopicPartitions) bool {
 // canonical returns tps itself when it is canonical and its canonical copy
 // otherwise; the result is for reading only.
 func canonical(tps []TopicPartitions) []TopicPartitions {
-	if isCanonical(tps) {
+	if IsCanonicalTopicPartitions(tps) {
 		return tps
 	}
 	return NormalizeTopicPartitions(tps)

@@ -8,14 +8,20 @@ import (
 
 // plan builds the plan from r.final and r.back: one entry per member in ID
 // order, Assigned and Revoked sorted by topic then partition, the inner
-// assignor's user data. The lists built here share a few backing arrays,
-// each sub-slice capped at its length, so appending to one never writes
-// into another.
+// assignor's user data. A member's Assigned is the inner plan's own list
+// when nothing changed it (r.reuse); the lists built here share a few
+// backing arrays, each sub-slice capped at its length, so appending to one
+// never writes into another.
 func (r *rebalance) plan() assignor.Plan {
 	ix := r.ix
-	plan := ix.PlanFromHolders(r.final)
-	plan.FollowUp = r.withheld > 0
 	revoked := r.revoked()
+	plan := ix.PlanFromHolders(r.withoutReused())
+	plan.FollowUp = r.withheld > 0
+	for m, reused := range r.reuse {
+		if reused {
+			plan.Members[m].Assigned = r.innerLists[m]
+		}
+	}
 	outside := ix.Outside() // sorted by member: walked alongside
 	at := 0
 	for m := range plan.Members {
@@ -36,6 +42,22 @@ func (r *rebalance) plan() assignor.Plan {
 		mp.UserData = slices.Clone(r.userData[m])
 	}
 	return plan
+}
+
+// withoutReused returns r.final, or when some member's inner list stands
+// as its plan a copy in which that member holds nothing, so that its lists
+// are not built twice.
+func (r *rebalance) withoutReused() []int32 {
+	if !slices.Contains(r.reuse, true) {
+		return r.final
+	}
+	holder := slices.Clone(r.final)
+	for p, m := range holder {
+		if m >= 0 && r.reuse[m] {
+			holder[p] = -1
+		}
+	}
+	return holder
 }
 
 // revoked returns each member's claims inside the metadata that it does not

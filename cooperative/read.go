@@ -45,9 +45,17 @@ func (r *rebalance) readAnswer(inner assignor.Assignor) error {
 		if holder, r.innerBack, err = ix.Holders(plan); err != nil {
 			return err
 		}
+		r.innerLists = make([][]assignor.TopicPartitions, ix.NumMembers())
+		r.reuse = make([]bool, ix.NumMembers())
 		for _, mp := range plan.Members {
 			if m, ok := ix.MemberNumber(mp.Member); ok {
-				r.userData[m] = mp.UserData
+				r.userData[m], r.innerLists[m] = mp.UserData, mp.Assigned
+				r.reuse[m] = len(mp.Assigned) > 0 && assignor.IsCanonicalTopicPartitions(mp.Assigned)
+			}
+		}
+		for i, given := range r.innerBack {
+			if given { // a list holding a partition outside the metadata
+				r.reuse[ix.Outside()[i].Member] = false
 			}
 		}
 	}

@@ -22,9 +22,15 @@ type rebalance struct {
 	// owner and subscribes to the topic); nil when it assigned none.
 	innerBack []bool
 	// back[i]: ix.Outside()[i] is in its claimer's plan this round.
-	back     []bool
-	userData [][]byte // the inner assignor's, by member number
-	withheld int
+	back []bool
+	// innerLists[m] is member m's Assigned in the inner plan (nil for an
+	// inner assignor that answered in flat form); reuse[m] reports that it
+	// is canonical and that this round neither withholds from it nor gives
+	// back to it, so the plan can return it as it is.
+	innerLists [][]assignor.TopicPartitions
+	reuse      []bool
+	userData   [][]byte // the inner assignor's, by member number
+	withheld   int
 }
 
 func newRebalance(ix *assignor.Index, cfg Config) *rebalance {
@@ -109,8 +115,10 @@ func (r *rebalance) decide() {
 				m = to
 			case to >= 0:
 				r.withheld++
+				r.keepOwn(to, false)
 			case owner >= 0 && !r.cfg.RevokeUnknown && ix.Subscribes(owner, t):
 				m = owner
+				r.keepOwn(owner, false)
 			}
 			r.final[p] = m
 		}
@@ -135,6 +143,16 @@ func (r *rebalance) decideOutside() {
 			lastMember, lastTopic, lastSubscribes = oc.Member, oc.Topic, r.subscribes(oc.Member, oc.Topic)
 		}
 		r.back[i] = lastSubscribes
+		if lastSubscribes {
+			r.keepOwn(oc.Member, false)
+		}
+	}
+}
+
+// keepOwn records whether member m's inner list can stand as its plan.
+func (r *rebalance) keepOwn(m int32, ok bool) {
+	if r.reuse != nil {
+		r.reuse[m] = r.reuse[m] && ok
 	}
 }
 

@@ -221,7 +221,7 @@ func (b *Balancer) syncAssignments(plan assignor.Plan, ids []string) syncAssignm
 	size := 0
 	for i := range plans {
 		mp := &plans[i]
-		if !isCanonical(mp.Assigned) {
+		if !assignor.IsCanonicalTopicPartitions(mp.Assigned) {
 			mp.Assigned = assignor.NormalizeTopicPartitions(mp.Assigned)
 		}
 		userData[i], udBuf = appendAssignmentUserData(udBuf, mark, mp.UserData)
@@ -262,23 +262,6 @@ func (b *Balancer) planByID(plan assignor.Plan, ids []string) []assignor.MemberP
 		out[i].Member = id
 	}
 	return out
-}
-
-// isCanonical reports whether tps is a canonical set as
-// [assignor.NormalizeTopicPartitions] returns it: topics strictly
-// increasing, each with partitions strictly increasing, none empty.
-func isCanonical(tps []assignor.TopicPartitions) bool {
-	for i, tp := range tps {
-		if len(tp.Partitions) == 0 || i > 0 && tps[i-1].Topic >= tp.Topic {
-			return false
-		}
-		for j := 1; j < len(tp.Partitions); j++ {
-			if tp.Partitions[j-1] >= tp.Partitions[j] {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // assignmentSize is the size of a ConsumerProtocolAssignment v3 with these
