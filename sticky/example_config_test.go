@@ -25,7 +25,12 @@ func ExampleNewWithConfig() {
 		}},
 	}
 	for _, cfg := range []sticky.Config{{}, {IgnoreRacks: true}} {
-		plan, err := sticky.NewWithConfig(cfg).Assign(g)
+		a, err := sticky.NewWithConfig(cfg)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		plan, err := a.Assign(g)
 		if err != nil {
 			fmt.Println(err)
 			return

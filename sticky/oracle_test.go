@@ -227,7 +227,7 @@ func oracleInstances(t *testing.T) int {
 func TestOracle(t *testing.T) {
 	n := oracleInstances(t)
 	for _, cfg := range []Config{{}, {IgnoreRacks: true}} {
-		a := NewWithConfig(cfg)
+		a, _ := NewWithConfig(cfg)
 		for i := range n {
 			r := rand.New(rand.NewPCG(42, uint64(i)))
 			g := randomSmallGroup(r)

@@ -47,8 +47,10 @@ var (
 func New() *Assignor { return &Assignor{} }
 
 // NewWithConfig returns the sticky assignor with configuration cfg. Every
-// Config is valid.
-func NewWithConfig(cfg Config) *Assignor { return &Assignor{cfg: cfg} }
+// Config is valid today, so the error is always nil; it is there so that
+// every assignor package's NewWithConfig reads alike, and a future option
+// can be validated without an API change.
+func NewWithConfig(cfg Config) (*Assignor, error) { return &Assignor{cfg: cfg}, nil }
 
 // Name returns "sticky", the protocol name of Java's StickyAssignor.
 func (*Assignor) Name() string { return "sticky" }

@@ -55,7 +55,8 @@ func TestUserDataHistory(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := group(tc.data)
-			plan, err := NewWithConfig(tc.cfg).Assign(g)
+			a, _ := NewWithConfig(tc.cfg)
+			plan, err := a.Assign(g)
 			if err != nil {
 				t.Fatal(err)
 			}
