@@ -16,7 +16,7 @@ import (
 //
 // Optional abilities are separate interfaces found by type assertion:
 // [ProtocolAssignor], [BalancedAssignor], [StickyAssignor],
-// [HolderAssignor], [IndexAssignor], [SubscriptionUserDataAssignor] and
+// [FlatAssignor], [IndexAssignor], [SubscriptionUserDataAssignor] and
 // [AssignmentObserver].
 type Assignor interface {
 	// Name is the protocol name members advertise in JoinGroup, such as
@@ -83,29 +83,27 @@ type StickyAssignor interface {
 // [IndexBuilder], sparing the [Group] in between. AssignIndex(ix) must
 // return exactly what Assign(ix.Group()) returns; it must not keep ix. An
 // adapter that has an Index and an assignor without this ability (nor
-// [HolderAssignor]) calls Assign(ix.Group()).
+// [FlatAssignor]) calls Assign(ix.Group()).
 type IndexAssignor interface {
 	Assignor
 	AssignIndex(ix *Index) (Plan, error)
 }
 
-// HolderAssignor is an assignor that decides, on an [Index], one holder per
-// flat partition: its answer is the assignment in flat form, which callers
-// that work in flat form themselves (the cooperative wrapper, the adapters'
-// leader) take without the plan's lists in between. The assignors of this
-// module are HolderAssignors; the package Example writes one.
+// FlatAssignor is an assignor that answers on an [Index] in flat form
+// ([FlatPlan]: one holder per flat partition), which callers that work in
+// flat form themselves (the cooperative wrapper, the adapters' leader, see
+// package rebalance) take without the plan's lists in between. The
+// assignors of this module are FlatAssignors; the package Example writes
+// one.
 //
-// AssignHolders(ix) must return the assignment Assign(ix.Group()) returns:
-// holder[p] is the member number given flat partition p, or -1, with
-// len(holder) == ix.NumPartitions(); userData is nil, or holds each member's
-// assignment user data by member number (len(userData) ==
-// ix.NumMembers()). The plan it stands for is
-// [Index.PlanFromHolders](holder) with that user data. It must not modify ix
-// or keep it; the caller takes holder and userData over. It fails as Assign
-// does.
-type HolderAssignor interface {
+// AssignFlat(ix) must stand for the plan Assign(ix.Group()) returns: that
+// plan is [Index.PlanOf] of the answer, but for each member's Revoked, which
+// PlanOf leaves empty (members derive it; only Assign lists it). It must not
+// modify ix or keep it; the caller takes the FlatPlan's slices over. It fails
+// as Assign does.
+type FlatAssignor interface {
 	Assignor
-	AssignHolders(ix *Index) (holder []int32, userData [][]byte, err error)
+	AssignFlat(ix *Index) (FlatPlan, error)
 }
 
 // MemberState is what a member knows of itself when it joins: what it
@@ -141,30 +139,23 @@ type AssignmentObserver interface {
 }
 
 // AssignIndex runs a on the group ix describes through the fastest path a
-// offers: [HolderAssignor] (the plan is [Index.PlanFromHolders] with a's user
-// data), else [IndexAssignor], else Assign(ix.Group()). It is what an
-// adapter calls once it has built an Index; every path gives the same plan.
+// offers for a whole plan: [IndexAssignor], else [FlatAssignor] (the plan is
+// [Index.PlanOf] of its answer), else Assign(ix.Group()). Every path gives
+// the same plan (a flat answer's Revoked aside). An answer in flat form
+// that does not fit ix is an error, never a panic.
 func AssignIndex(a Assignor, ix *Index) (Plan, error) {
 	switch a := a.(type) {
-	case HolderAssignor:
-		holder, userData, err := a.AssignHolders(ix)
+	case IndexAssignor:
+		return a.AssignIndex(ix)
+	case FlatAssignor:
+		fp, err := a.AssignFlat(ix)
 		if err != nil {
 			return Plan{}, err
 		}
-		if len(holder) != ix.NumPartitions() || userData != nil && len(userData) != ix.NumMembers() {
-			return Plan{}, fmt.Errorf("%w: %s: %d holders for %d partitions, %d user data entries for %d members",
-				errFlatForm, a.Name(), len(holder), ix.NumPartitions(), len(userData), ix.NumMembers())
+		if err := ix.Fits(fp); err != nil {
+			return Plan{}, fmt.Errorf("%s: %w", a.Name(), err)
 		}
-		if err := ix.checkRange(holder); err != nil {
-			return Plan{}, err
-		}
-		plan := ix.PlanFromHolders(holder)
-		for m, ud := range userData {
-			plan.Members[m].UserData = ud
-		}
-		return plan, nil
-	case IndexAssignor:
-		return a.AssignIndex(ix)
+		return ix.PlanOf(fp), nil
 	}
 	return a.Assign(ix.Group())
 }

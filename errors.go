@@ -31,6 +31,12 @@ var (
 	ErrUnsorted        = errors.New("assignor: plan entries are not sorted")
 )
 
+// ErrFlatPlan is returned (wrapped, naming the culprit) by [AssignIndex] and
+// [Index.CheckFlat] for a [FlatPlan] that does not fit its Index: arrays of
+// the wrong length, or a holder that is no member number. Only a bug in the
+// assignor that answered can cause it.
+var ErrFlatPlan = errors.New("assignor: flat plan does not fit the index")
+
 // The errors' texts put the sentinel's first and the culprit after it, so
 // that no prefix is ever repeated or stripped:
 //

@@ -59,7 +59,7 @@ func ExampleNewIndex() {
 			}
 		}
 	}
-	fmt.Print(ix.PlanFromHolders(holder))
+	fmt.Print(ix.PlanOf(assignor.FlatPlan{Holder: holder}))
 	// Output:
 	// member 0: a
 	// member 1: b

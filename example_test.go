@@ -40,7 +40,7 @@ func (rangeAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 			}
 		}
 	}
-	return ix.PlanFromHolders(holder), nil
+	return ix.PlanOf(assignor.FlatPlan{Holder: holder}), nil
 }
 
 // This example writes a small custom assignor and runs the conformance kit

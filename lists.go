@@ -1,16 +1,90 @@
 package assignor
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
-// PlanFromHolders builds the plan in which holder[p] (a member number, or
-// -1 for nobody) holds flat partition p; len(holder) must be
-// NumPartitions(). The plan has one entry per member, in member ID order,
-// with topics and partitions sorted; it does not alias holder or the group.
-// Every member's lists share a few backing arrays, each slice's capacity
-// clipped, so appending to one never writes into another. O(P + M) in a
-// fixed number of allocations.
-func (ix *Index) PlanFromHolders(holder []int32) Plan {
-	return ix.plan(ix.lists(holder))
+// FlatPlan is a plan in flat form on an [Index]: the answer of a
+// [FlatAssignor], and what the cooperative wrapper and the adapters work on.
+type FlatPlan struct {
+	// Holder[p] is the member number given flat partition p, or -1 for
+	// nobody; len(Holder) == NumPartitions().
+	Holder []int32
+	// GivenBack is nil, or reports for each outside claim
+	// [Index.Outside]()[i] whether it is in its claimer's plan (a
+	// cooperative plan gives a valid claim outside the metadata back to its
+	// owner); len(GivenBack) == len(Outside()).
+	GivenBack []bool
+	// UserData is nil, or holds each member's assignment user data, by
+	// member number; len(UserData) == NumMembers().
+	UserData [][]byte
+	// FollowUp reports that the plan withholds partitions for a follow-up
+	// rebalance ([Plan.FollowUp]).
+	FollowUp bool
+}
+
+// PlanOf builds the plan fp stands for: one entry per member, in member ID
+// order, holding the flat partitions fp.Holder gives it and the outside
+// claims fp.GivenBack gives back to it, with topics and partitions sorted,
+// its user data and fp.FollowUp. Revoked is left empty. It does not alias
+// fp's slices (the user data aside) or the group. The lists built share a
+// few backing arrays, each slice's capacity clipped, so appending to one
+// never writes into another. O(P + M + C) in a fixed number of
+// allocations when nothing is given back. fp must fit ix (see
+// [FlatAssignor]); member numbers out of range panic, as slice indices do.
+func (ix *Index) PlanOf(fp FlatPlan) Plan {
+	plan := ix.plan(ix.lists(fp.Holder))
+	plan.FollowUp = fp.FollowUp
+	if fp.UserData != nil {
+		for m := range plan.Members {
+			plan.Members[m].UserData = fp.UserData[m]
+		}
+	}
+	// Outside claims are sorted by member, topic, partition: each member's
+	// given-back claims form runs merged into its lists at once.
+	for i := 0; i < len(fp.GivenBack); {
+		m := ix.outside[i].Member
+		var given []TopicPartitions
+		for ; i < len(fp.GivenBack) && ix.outside[i].Member == m; i++ {
+			if !fp.GivenBack[i] {
+				continue
+			}
+			oc := ix.outside[i]
+			if n := len(given); n == 0 || given[n-1].Topic != oc.Topic {
+				given = append(given, TopicPartitions{Topic: oc.Topic})
+			}
+			last := &given[len(given)-1]
+			last.Partitions = append(last.Partitions, oc.Partition)
+		}
+		if given != nil {
+			mp := &plan.Members[m]
+			mp.Assigned = MergeTopicPartitions(mp.Assigned, given)
+		}
+	}
+	return plan
+}
+
+// Fits returns nil when fp fits ix, else an error wrapping [ErrFlatPlan]
+// naming what does not fit: arrays of the wrong length, or a holder that is
+// neither a member number nor -1 (a holder below -1 reads as -1, and is
+// rewritten so in fp.Holder). O(P).
+func (ix *Index) Fits(fp FlatPlan) error {
+	if len(fp.Holder) != ix.NumPartitions() || fp.GivenBack != nil && len(fp.GivenBack) != len(ix.outside) ||
+		fp.UserData != nil && len(fp.UserData) != len(ix.members) {
+		return fmt.Errorf("%w: %d holders for %d partitions, %d given-back flags for %d outside claims, %d user data entries for %d members",
+			ErrFlatPlan, len(fp.Holder), ix.NumPartitions(), len(fp.GivenBack), len(ix.outside), len(fp.UserData), len(ix.members))
+	}
+	for p, m := range fp.Holder {
+		switch {
+		case int(m) >= len(ix.members):
+			topic, id := ix.Partition(int32(p))
+			return fmt.Errorf("%w: %s/%d given to member number %d of %d", ErrFlatPlan, topic, id, m, len(ix.members))
+		case m < -1:
+			fp.Holder[p] = -1
+		}
+	}
+	return nil
 }
 
 // Plan builds the plan in which member m holds the flat partitions

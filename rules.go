@@ -2,16 +2,15 @@ package assignor
 
 import (
 	"errors"
-	"fmt"
+	"slices"
 )
 
 // The plan rules live here, once: a plan's lists are read into flat form
 // (one holder per partition, and which outside claims the lists give back
 // to their claimers) by a planReader, recording what the lists themselves
 // break; the flat form is then checked by Index.check. CheckPlan, the
-// cooperative wrapper's reading of an inner plan (Index.Holders) and its
-// check of its own answer (Index.CheckHolders) differ only in what they
-// pass.
+// cooperative wrapper's reading of an inner plan (Index.ReadPlan) and its
+// check of its own answer (Index.CheckFlat) differ only in what they pass.
 
 // CheckPlan checks plan against group g as an assignor of protocol proto
 // would have to produce it, and returns every violation found, joined with
@@ -38,8 +37,8 @@ import (
 // the first of them only. If g itself cannot be indexed, CheckPlan returns
 // [NewIndex]'s error.
 //
-// These are the same rules, in the same code, as [Index.Holders] and
-// [Index.CheckHolders] apply.
+// These are the same rules, in the same code, as [Index.ReadPlan] and
+// [Index.CheckFlat] apply.
 func CheckPlan(g Group, plan Plan, proto Protocol) error {
 	ix, err := NewIndex(g)
 	if err != nil {
@@ -52,12 +51,13 @@ func CheckPlan(g Group, plan Plan, proto Protocol) error {
 	return ix.errs(vs)
 }
 
-// Holders reads plan, a plan of the group ix describes, into flat form:
-// holder[p] is the member whose lists hold flat partition p, or -1, and
-// givenBack[i] reports that the lists give the outside claim
-// [Index.Outside]()[i] back to its claimer. It is how a wrapper (package
-// cooperative) reads the plan of an assignor that has no flat answer
-// ([HolderAssignor]).
+// ReadPlan reads plan, a plan of the group ix describes, into flat form:
+// Holder[p] is the member whose lists hold flat partition p, or -1,
+// GivenBack[i] reports that the lists give the outside claim
+// [Index.Outside]()[i] back to its claimer, and UserData and FollowUp are
+// the plan's. It is how a caller that works in flat form (the cooperative
+// wrapper, an adapter) takes the plan of an assignor that has no flat answer
+// ([FlatAssignor]).
 //
 // It returns, joined as [CheckPlan] returns them, every way plan breaks the
 // rules every plan keeps, whatever the protocol: an entry for a member not
@@ -67,45 +67,42 @@ func CheckPlan(g Group, plan Plan, proto Protocol) error {
 // metadata unless it is the member's own valid claim on a topic it still
 // subscribes to. Lists out of order, partitions listed twice by one member,
 // and partitions left unassigned are not errors here. O(P + L + M) for P
-// partitions, L listed partitions and M members.
-func (ix *Index) Holders(plan Plan) (holder []int32, givenBack []bool, err error) {
+// partitions, L listed partitions and M members; reading lists is bound by
+// memory access, about twice the cost of building them.
+func (ix *Index) ReadPlan(plan Plan) (FlatPlan, error) {
 	r := ix.readPlan(false)
 	r.read(plan)
-	holder, givenBack, vs := r.finish()
-	vs = append(vs, ix.check(holder, givenBack, rules{giveBack: true})...)
-	return holder, givenBack, ix.errs(vs)
-}
-
-// CheckHolders checks an assignment in flat form against the rules of
-// [CheckPlan] for protocol proto: holder[p] is the member given flat
-// partition p, or -1 (len(holder) must be NumPartitions()), and
-// givenBack[i], when givenBack is not nil, reports that the outside claim
-// [Index.Outside]()[i] is given back to its claimer (len(givenBack) must
-// then be len(Outside())). A partition held twice cannot be expressed in
-// flat form, nor can entries out of order. It returns the violations joined,
-// in flat partition order, then outside claim order, or nil. O(P + S + C)
-// for P partitions, S subscription entries and C outside claims; no maps.
-func (ix *Index) CheckHolders(holder []int32, givenBack []bool, proto Protocol) error {
-	if len(holder) != ix.NumPartitions() || givenBack != nil && len(givenBack) != len(ix.outside) {
-		return fmt.Errorf("%w: %d holders for %d partitions, %d given-back flags for %d outside claims",
-			errFlatForm, len(holder), ix.NumPartitions(), len(givenBack), len(ix.outside))
+	holder, back, vs := r.finish()
+	vs = append(vs, ix.check(holder, back, rules{giveBack: true})...)
+	fp := FlatPlan{Holder: holder, FollowUp: plan.FollowUp}
+	if slices.Contains(back, true) {
+		fp.GivenBack = back
 	}
-	return ix.errs(ix.check(holder, givenBack, rulesOf(proto)))
-}
-
-// errFlatForm is CheckHolders' error for arrays of the wrong length: a bug
-// in the caller, not a plan to check.
-var errFlatForm = errors.New("assignor: flat assignment does not fit the index")
-
-// checkRange returns an error naming the first partition holder gives to a
-// member number out of range, or nil.
-func (ix *Index) checkRange(holder []int32) error {
-	for p, m := range holder {
-		if int(m) >= len(ix.members) {
-			return ix.errs([]violation{ix.partitionViolation(ErrUnknownMember, -1, int32(p))})
+	for _, mp := range plan.Members {
+		if mp.UserData == nil {
+			continue
+		}
+		if m, ok := ix.MemberNumber(mp.Member); ok {
+			if fp.UserData == nil {
+				fp.UserData = make([][]byte, len(ix.members))
+			}
+			fp.UserData[m] = mp.UserData
 		}
 	}
-	return nil
+	return fp, ix.errs(vs)
+}
+
+// CheckFlat checks a plan in flat form against the rules of [CheckPlan] for
+// protocol proto. A partition held twice cannot be expressed in flat form,
+// nor can entries out of order. It returns the violations joined, in flat
+// partition order, then outside claim order, or nil; a FlatPlan that does
+// not fit ix is [ErrFlatPlan]. O(P + S + C) for P partitions, S
+// subscription entries and C outside claims; no maps.
+func (ix *Index) CheckFlat(fp FlatPlan, proto Protocol) error {
+	if err := ix.Fits(fp); err != nil {
+		return err
+	}
+	return ix.errs(ix.check(fp.Holder, fp.GivenBack, rulesOf(proto)))
 }
 
 // rules says which plan rules check applies beyond the one every plan keeps
@@ -182,11 +179,7 @@ func (v violation) toError(ix *Index) error {
 	switch v.err {
 	case ErrEmptyTopicName, ErrDuplicateTopic, ErrReplicaRacks, ErrWeights:
 		return &TopicError{Topic: v.topic, Err: v.err}
-	case ErrUnknownMember:
-		if v.partition < 0 { // a plan entry, not a holder out of range
-			return &MemberError{Member: member, Err: v.err}
-		}
-	case ErrEmptyMemberID, ErrDuplicateMember, ErrMissingMember:
+	case ErrEmptyMemberID, ErrDuplicateMember, ErrUnknownMember, ErrMissingMember:
 		return &MemberError{Member: member, Err: v.err}
 	case ErrUnsorted:
 		if v.topic == "" && v.partition < 0 {
@@ -202,7 +195,7 @@ func (v violation) toError(ix *Index) error {
 
 // check applies r to an assignment in flat form and returns every
 // violation, in flat partition order, then outside claim order; see
-// [Index.CheckHolders].
+// [Index.CheckFlat].
 func (ix *Index) check(holder []int32, back []bool, r rules) []violation {
 	var vs []violation
 	// subscribedTo[m] == t+1 while topic t is checked and m subscribes to it.
@@ -221,9 +214,6 @@ func (ix *Index) check(holder []int32, back []bool, r rules) []violation {
 				if r.complete && subscribed && (!r.withhold || ix.owner[p] == Unclaimed) {
 					vs = append(vs, ix.partitionViolation(ErrUnassigned, -1, p))
 				}
-				continue
-			case int(m) >= len(ix.members):
-				vs = append(vs, ix.partitionViolation(ErrUnknownMember, -1, p))
 				continue
 			case subscribedTo[m] != run:
 				vs = append(vs, ix.partitionViolation(ErrNotSubscribed, m, p))

@@ -59,7 +59,7 @@ func benchGroups(b *testing.B, s benchShape) (settled, joined assignor.Group) {
 // encoding every member's assignment, the work no leader can avoid), in the
 // same binary on the same inputs; wrapper-only is the wrapper around a plan
 // computed beforehand, its own cost, and wrapper-only-indexed the same
-// answered in flat form (assignor.HolderAssignor), as sticky answers. Compare medians over -count runs:
+// answered in flat form (assignor.FlatAssignor), as sticky answers. Compare medians over -count runs:
 //
 //	go test -run '^$' -bench BenchmarkWrap -count 6 ./cooperative/
 //

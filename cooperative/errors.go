@@ -32,7 +32,3 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
-
-// errInnerAnswer is returned, wrapped in an [*Error], when an inner
-// [assignor.HolderAssignor]'s answer does not fit the index it was given.
-var errInnerAnswer = errors.New("cooperative: inner assignor's answer does not fit the index")

@@ -72,7 +72,7 @@ func (hashAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	return ix.PlanFromHolders(hashHolders(ix, 0)), nil
+	return ix.PlanOf(assignor.FlatPlan{Holder: hashHolders(ix, 0)}), nil
 }
 
 // hashHolders gives each partition to one of its topic's subscribers,
@@ -114,7 +114,7 @@ func (keepAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 			holder[p] = o
 		}
 	}
-	return ix.PlanFromHolders(holder), nil
+	return ix.PlanOf(assignor.FlatPlan{Holder: holder}), nil
 }
 
 // rotateAssignor shifts hashAssignor's choice by the number of claimed
@@ -133,7 +133,7 @@ func (rotateAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	for m := range int32(ix.NumMembers()) {
 		shift += len(ix.Claims(m))
 	}
-	return ix.PlanFromHolders(hashHolders(ix, shift)), nil
+	return ix.PlanOf(assignor.FlatPlan{Holder: hashHolders(ix, shift)}), nil
 }
 
 // errAssignor fails.
@@ -187,7 +187,7 @@ func (messyAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 }
 
 // indexedHash is hashAssignor answering in flat form
-// (assignor.HolderAssignor) as well; its answer can be spoiled to test the
+// (assignor.FlatAssignor) as well; its answer can be spoiled to test the
 // checks.
 type indexedHash struct {
 	hashAssignor
@@ -196,11 +196,11 @@ type indexedHash struct {
 
 func (indexedHash) Name() string { return "indexed-hash" }
 
-func (h indexedHash) AssignHolders(ix *assignor.Index) ([]int32, [][]byte, error) {
+func (h indexedHash) AssignFlat(ix *assignor.Index) (assignor.FlatPlan, error) {
 	holder := hashHolders(ix, 0)
 	var userData [][]byte
 	if h.spoil != nil {
 		holder, userData = h.spoil(ix, holder)
 	}
-	return holder, userData, nil
+	return assignor.FlatPlan{Holder: holder, UserData: userData}, nil
 }

@@ -15,8 +15,9 @@ import (
 func (r *rebalance) plan() assignor.Plan {
 	ix := r.ix
 	revoked := r.revoked()
-	plan := ix.PlanFromHolders(r.withoutReused())
-	plan.FollowUp = r.withheld > 0
+	fp := r.flat()
+	fp.Holder = r.withoutReused()
+	plan := ix.PlanOf(fp)
 	for m, reused := range r.reuse {
 		if reused {
 			plan.Members[m].Assigned = r.innerLists[m]
@@ -31,15 +32,10 @@ func (r *rebalance) plan() assignor.Plan {
 		for at < len(outside) && outside[at].Member == int32(m) {
 			at++
 		}
-		if from < at {
-			if given := r.outsideRuns(from, at, true); given != nil {
-				mp.Assigned = assignor.MergeTopicPartitions(mp.Assigned, given)
-			}
-			if gone := r.outsideRuns(from, at, false); gone != nil {
-				mp.Revoked = assignor.MergeTopicPartitions(mp.Revoked, gone)
-			}
+		if gone := r.outsideRuns(from, at, false); gone != nil {
+			mp.Revoked = assignor.MergeTopicPartitions(mp.Revoked, gone)
 		}
-		mp.UserData = slices.Clone(r.userData[m])
+		mp.UserData = slices.Clone(mp.UserData)
 	}
 	return plan
 }

@@ -302,9 +302,9 @@ func errLines(err error) []string {
 	return lines
 }
 
-// TestHoldersAnswerMatchesAssign: an inner assignor answering in flat form
+// TestFlatAnswerMatchesAssign: an inner assignor answering in flat form
 // gives the same plans and sets as through Assign.
-func TestHoldersAnswerMatchesAssign(t *testing.T) {
+func TestFlatAnswerMatchesAssign(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := genGroup(t, false)
 		cfg := Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")}
@@ -314,7 +314,39 @@ func TestHoldersAnswerMatchesAssign(t *testing.T) {
 		}
 		gotSets, got, err := SplitWithConfig(g, indexedHash{}, cfg)
 		if err != nil || got.String() != want.String() || gotSets.String() != wantSets.String() {
-			t.Fatalf("through AssignHolders:\n%s%s(err %v)\nthrough Assign:\n%s%s", got, gotSets, err, want, wantSets)
+			t.Fatalf("through AssignFlat:\n%s%s(err %v)\nthrough Assign:\n%s%s", got, gotSets, err, want, wantSets)
+		}
+	})
+}
+
+// TestWrapperFlatStandsForAssign: the wrapper's own flat answer stands for
+// its plan (assignor.FlatAssignor's contract): PlanOf gives Assign's plan
+// but for Revoked, with an inner assignor answering in flat form and one
+// answering with a plan, on groups with outside claims.
+func TestWrapperFlatStandsForAssign(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := genGroup(t, false)
+		cfg := Config{RevokeUnknown: rapid.Bool().Draw(t, "revoke unknown")}
+		for _, inner := range []assignor.Assignor{hashAssignor{}, indexedHash{}, keepAssignor{}} {
+			w := WrapWithConfig(inner, cfg)
+			want, err := w.Assign(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range want.Members {
+				want.Members[i].Revoked = nil
+			}
+			ix, err := assignor.NewIndex(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fp, err := w.(assignor.FlatAssignor).AssignFlat(ix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ix.PlanOf(fp); got.String() != want.String() {
+				t.Fatalf("%s: PlanOf(AssignFlat):\n%s\nAssign without Revoked:\n%s", inner.Name(), got, want)
+			}
 		}
 	})
 }

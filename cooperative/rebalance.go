@@ -57,20 +57,9 @@ func (w *wrapper) split(g assignor.Group, withSets bool) (Sets, assignor.Plan, e
 
 // splitIndex runs one rebalance of the group ix describes.
 func (w *wrapper) splitIndex(ix *assignor.Index, withSets bool) (Sets, assignor.Plan, error) {
-	if w.inner == nil {
-		return Sets{}, assignor.Plan{}, ErrNoInner
-	}
-	r := newRebalance(ix, w.cfg)
-	if err := r.readAnswer(w.inner); err != nil {
-		return Sets{}, assignor.Plan{}, &Error{Assignor: w.name, Err: err}
-	}
-	if withSets {
-		// The sets need the inner plan's targets after the decision.
-		r.final = make([]int32, ix.NumPartitions())
-	}
-	r.decide()
-	if err := r.verify(); err != nil {
-		return Sets{}, assignor.Plan{}, &Error{Assignor: w.name, Err: err}
+	r, err := w.decide(ix, withSets)
+	if err != nil {
+		return Sets{}, assignor.Plan{}, err
 	}
 	plan := r.plan()
 	var sets Sets
@@ -78,6 +67,26 @@ func (w *wrapper) splitIndex(ix *assignor.Index, withSets bool) (Sets, assignor.
 		sets = r.sets()
 	}
 	return sets, plan, nil
+}
+
+// decide runs one rebalance of the group ix describes up to the decided and
+// verified round; with keepTargets, r.target stays the inner answer.
+func (w *wrapper) decide(ix *assignor.Index, keepTargets bool) (*rebalance, error) {
+	if w.inner == nil {
+		return nil, ErrNoInner
+	}
+	r := newRebalance(ix, w.cfg)
+	if err := r.readAnswer(w.inner); err != nil {
+		return nil, &Error{Assignor: w.name, Err: err}
+	}
+	if keepTargets {
+		r.final = make([]int32, ix.NumPartitions())
+	}
+	r.decide()
+	if err := r.verify(); err != nil {
+		return nil, &Error{Assignor: w.name, Err: err}
+	}
+	return r, nil
 }
 
 // decide applies the safety rule and the give-back rule to every partition,
@@ -167,12 +176,17 @@ func (r *rebalance) subscribes(m int32, topic string) bool {
 
 // verify checks the decided round (r.final and r.back, from which the plan
 // is built) against the rules of [assignor.CheckPlan] for the cooperative
-// protocol — the same code ([assignor.Index.CheckHolders]): a claimed
+// protocol — the same code ([assignor.Index.CheckFlat]): a claimed
 // partition is held only by its valid owner, only by a subscriber, an
 // outside claim only by its valid claimer still subscribed, and every
 // unclaimed partition of a subscribed topic is held. The other rules (one
 // entry per member, sorted lists, no partition held twice) hold by
 // construction of r.final, an array with one holder per partition.
 func (r *rebalance) verify() error {
-	return r.ix.CheckHolders(r.final, r.back, assignor.Cooperative)
+	return r.ix.CheckFlat(r.flat(), assignor.Cooperative)
+}
+
+// flat is the decided round in flat form.
+func (r *rebalance) flat() assignor.FlatPlan {
+	return assignor.FlatPlan{Holder: r.final, GivenBack: r.back, UserData: r.userData, FollowUp: r.withheld > 0}
 }

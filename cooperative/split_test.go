@@ -305,7 +305,7 @@ func TestSplitErrors(t *testing.T) {
 			wantMsg: "t0/2",
 		},
 		{
-			name:    "AssignHolders: a partition given to a non-subscriber",
+			name:    "AssignFlat: a partition given to a non-subscriber",
 			members: []assignor.Member{member("m0", 1, "t0", ""), member("m1", 1, "t1", "")},
 			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
 				h[0] = 1
@@ -315,31 +315,31 @@ func TestSplitErrors(t *testing.T) {
 			wantMsg: `t0/0: member "m1"`,
 		},
 		{
-			name:    "AssignHolders: a member number out of range",
+			name:    "AssignFlat: a member number out of range",
 			members: two,
 			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
 				h[2] = 2
 				return h, nil
 			}},
-			want:    errInnerAnswer,
+			want:    assignor.ErrFlatPlan,
 			wantMsg: "t0/2 given to member number 2 of 2",
 		},
 		{
-			name:    "AssignHolders: wrong length",
+			name:    "AssignFlat: wrong length",
 			members: two,
 			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
 				return h[:1], nil
 			}},
-			want:    errInnerAnswer,
+			want:    assignor.ErrFlatPlan,
 			wantMsg: "1 holders for 4 partitions",
 		},
 		{
-			name:    "AssignHolders: wrong number of user data entries",
+			name:    "AssignFlat: wrong number of user data entries",
 			members: two,
 			inner: indexedHash{spoil: func(_ *assignor.Index, h []int32) ([]int32, [][]byte) {
 				return h, [][]byte{nil}
 			}},
-			want:    errInnerAnswer,
+			want:    assignor.ErrFlatPlan,
 			wantMsg: "1 user data entries for 2 members",
 		},
 		{

@@ -1,6 +1,8 @@
 package cooperative
 
 import (
+	"slices"
+
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/wire"
 )
@@ -83,6 +85,7 @@ var (
 	_ assignor.StickyAssignor               = (*wrapper)(nil)
 	_ assignor.SubscriptionUserDataAssignor = (*wrapper)(nil)
 	_ assignor.IndexAssignor                = (*wrapper)(nil)
+	_ assignor.FlatAssignor                 = (*wrapper)(nil)
 	_ assignor.AssignmentObserver           = observingWrapper{}
 )
 
@@ -151,6 +154,27 @@ func (w *wrapper) Assign(g assignor.Group) (assignor.Plan, error) {
 func (w *wrapper) AssignIndex(ix *assignor.Index) (assignor.Plan, error) {
 	_, plan, err := w.splitIndex(ix, false)
 	return plan, err
+}
+
+// AssignFlat is Assign on the group ix describes, answered in flat form
+// (see [assignor.FlatAssignor]): each flat partition's holder after this
+// round (a withheld partition has none), the valid claims outside the
+// metadata given back to their owners, the inner assignor's user data, and
+// FollowUp when a partition was withheld. The plan it stands for is
+// Assign's, but for Revoked, which members derive.
+func (w *wrapper) AssignFlat(ix *assignor.Index) (assignor.FlatPlan, error) {
+	r, err := w.decide(ix, false)
+	if err != nil {
+		return assignor.FlatPlan{}, err
+	}
+	fp := r.flat()
+	if !slices.Contains(fp.GivenBack, true) {
+		fp.GivenBack = nil
+	}
+	if !slices.ContainsFunc(fp.UserData, func(b []byte) bool { return b != nil }) {
+		fp.UserData = nil
+	}
+	return fp, nil
 }
 
 // observingWrapper is a wrapper whose inner assignor is an

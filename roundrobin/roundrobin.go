@@ -28,7 +28,7 @@ func New() *Assignor { return &Assignor{} }
 var (
 	_ assignor.ProtocolAssignor = (*Assignor)(nil)
 	_ assignor.BalancedAssignor = (*Assignor)(nil)
-	_ assignor.HolderAssignor   = (*Assignor)(nil)
+	_ assignor.FlatAssignor     = (*Assignor)(nil)
 )
 
 // Name returns "roundrobin" ([Name]).
@@ -51,14 +51,14 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	holder, _, _ := a.AssignHolders(ix)
-	return ix.PlanFromHolders(holder), nil
+	fp, _ := a.AssignFlat(ix)
+	return ix.PlanOf(fp), nil
 }
 
-// AssignHolders is Assign on the group ix describes, answered in flat form
-// (see [assignor.HolderAssignor]): the holder of each flat partition, and
-// no user data. It never fails.
-func (*Assignor) AssignHolders(ix *assignor.Index) ([]int32, [][]byte, error) {
+// AssignFlat is Assign on the group ix describes, answered in flat form
+// (see [assignor.FlatAssignor]): the holder of each flat partition, no user
+// data. It never fails.
+func (*Assignor) AssignFlat(ix *assignor.Index) (assignor.FlatPlan, error) {
 	ring := javaOrder(ix)
 	// ringSubscribers[t] are topic t's subscribers as ring positions,
 	// ascending. Walking the ring once appends them in order: O(M + S).
@@ -99,7 +99,7 @@ func (*Assignor) AssignHolders(ix *assignor.Index) ([]int32, [][]byte, error) {
 			next = (last + 1) % int32(len(ring))
 		}
 	}
-	return holder, nil, nil
+	return assignor.FlatPlan{Holder: holder}, nil
 }
 
 // javaOrder returns the member numbers of ix in the order Java's

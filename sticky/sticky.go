@@ -40,7 +40,7 @@ var (
 	_ assignor.BalancedAssignor             = (*Assignor)(nil)
 	_ assignor.StickyAssignor               = (*Assignor)(nil)
 	_ assignor.SubscriptionUserDataAssignor = (*Assignor)(nil)
-	_ assignor.HolderAssignor               = (*Assignor)(nil)
+	_ assignor.FlatAssignor                 = (*Assignor)(nil)
 )
 
 // New returns the sticky assignor with the default configuration.
@@ -76,15 +76,15 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	holder, _, _ := a.AssignHolders(ix)
-	return ix.PlanFromHolders(holder), nil
+	fp, _ := a.AssignFlat(ix)
+	return ix.PlanOf(fp), nil
 }
 
-// AssignHolders is Assign on the group ix describes, answered in flat form
-// (see [assignor.HolderAssignor]): the holder of each flat partition, and no
-// user data. It never fails.
-func (a *Assignor) AssignHolders(ix *assignor.Index) ([]int32, [][]byte, error) {
-	return a.solve(a.withHistory(ix)).assign, nil, nil
+// AssignFlat is Assign on the group ix describes, answered in flat form
+// (see [assignor.FlatAssignor]): the holder of each flat partition, no user
+// data. It never fails.
+func (a *Assignor) AssignFlat(ix *assignor.Index) (assignor.FlatPlan, error) {
+	return assignor.FlatPlan{Holder: a.solve(a.withHistory(ix)).assign}, nil
 }
 
 // solve runs the whole optimisation on ix; the answer is in sol.assign.

@@ -113,7 +113,7 @@ var (
 	_ assignor.ProtocolAssignor             = (*Assignor)(nil)
 	_ assignor.BalancedAssignor             = (*Assignor)(nil)
 	_ assignor.StickyAssignor               = (*Assignor)(nil)
-	_ assignor.HolderAssignor               = (*Assignor)(nil)
+	_ assignor.FlatAssignor                 = (*Assignor)(nil)
 	_ assignor.SubscriptionUserDataAssignor = (*Assignor)(nil)
 	_ assignor.AssignmentObserver           = (*Assignor)(nil)
 )
@@ -162,30 +162,26 @@ func (a *Assignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	holder, userData, err := a.AssignHolders(ix)
+	fp, err := a.AssignFlat(ix)
 	if err != nil {
 		return assignor.Plan{}, err
 	}
-	plan := ix.PlanFromHolders(holder)
-	for m, ud := range userData {
-		plan.Members[m].UserData = ud
-	}
-	return plan, nil
+	return ix.PlanOf(fp), nil
 }
 
-// AssignHolders is Assign on the group ix describes, answered in flat form
-// (see [assignor.HolderAssignor]): the holder of each flat partition, and
-// the assignment user data that carries reported weights to new holders.
-func (a *Assignor) AssignHolders(ix *assignor.Index) ([]int32, [][]byte, error) {
+// AssignFlat is Assign on the group ix describes, answered in flat form
+// (see [assignor.FlatAssignor]): the holder of each flat partition, and the
+// assignment user data that carries reported weights to new holders.
+func (a *Assignor) AssignFlat(ix *assignor.Index) (assignor.FlatPlan, error) {
 	weights, from, err := a.weigh(ix)
 	if err != nil {
-		return nil, nil, err
+		return assignor.FlatPlan{}, err
 	}
 	holder, weight, err := a.assign(ix, weights)
 	if err != nil {
-		return nil, nil, err
+		return assignor.FlatPlan{}, err
 	}
-	return holder, carried(ix, holder, from, weight), nil
+	return assignor.FlatPlan{Holder: holder, UserData: carried(ix, holder, from, weight)}, nil
 }
 
 // weigh returns each flat partition's weight as far as it is known: the

@@ -185,9 +185,9 @@ func TestUserData(t *testing.T) {
 	}
 }
 
-// TestAssignHoldersMatchesAssign: AssignHolders on a prebuilt index, and
-// the plan for permuted members and topics, equal Assign's.
-func TestAssignHoldersMatchesAssign(t *testing.T) {
+// TestAssignFlatMatchesAssign: AssignFlat on a prebuilt index, and the
+// plan for permuted members and topics, equal Assign's.
+func TestAssignFlatMatchesAssign(t *testing.T) {
 	g := assignor.Group{
 		Topics: []assignor.Topic{
 			{Name: "a", Partitions: assignor.Partitions(5), Weights: []int64{50, 1, 0, 30, assignor.UnknownWeight}},
@@ -204,9 +204,9 @@ func TestAssignHoldersMatchesAssign(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix, _ := assignor.NewIndex(g)
-	holder, userData, err := New().AssignHolders(ix)
-	if got := ix.PlanFromHolders(holder); err != nil || userData != nil || got.String() != want.String() {
-		t.Fatalf("AssignHolders (user data %q, error %v):\n%s\nAssign:\n%s", userData, err, got, want)
+	fp, err := New().AssignFlat(ix)
+	if got := ix.PlanOf(fp); err != nil || fp.UserData != nil || got.String() != want.String() {
+		t.Fatalf("AssignFlat (user data %q, error %v):\n%s\nAssign:\n%s", fp.UserData, err, got, want)
 	}
 	h := g.Clone()
 	slices.Reverse(h.Members)

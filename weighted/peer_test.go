@@ -38,7 +38,7 @@ func zipfWeights(n int, seed uint64) []int64 {
 
 // BenchmarkVersusSticky measures, in the same binary and on the same
 // groups (package workload, as sticky's benchmarks build them), sticky's
-// Assign (index, solve and plan), sticky's AssignHolders (solve only, on a
+// Assign (index, solve and plan), sticky's AssignFlat (solve only, on a
 // prebuilt index) and this solver on the dense input of the same index with
 // Zipf weights (s = 1.1), shape by shape so the three run interleaved.
 // The join scenario's owners hold a count-balanced plan (a group migrating
@@ -71,7 +71,7 @@ func BenchmarkVersusSticky(b *testing.B) {
 			b.Run("sticky-index/"+name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, _, err := a.AssignHolders(ix); err != nil {
+					if _, err := a.AssignFlat(ix); err != nil {
 						b.Fatal(err)
 					}
 				}

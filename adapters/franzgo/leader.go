@@ -87,7 +87,7 @@ func (mb *memberBalancer) BalanceOrError(topics map[string]int32) (kgo.IntoSyncA
 // assignor's own.
 func (mb *memberBalancer) assign(topics []assignor.Topic) (assignor.Plan, error) {
 	switch mb.b.a.(type) {
-	case assignor.HolderAssignor, assignor.IndexAssignor:
+	case assignor.FlatAssignor, assignor.IndexAssignor:
 	default:
 		mb.materialize()
 		return mb.b.a.Assign(assignor.Group{Members: mb.members, Topics: topics})

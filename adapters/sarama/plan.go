@@ -59,10 +59,10 @@ func (s *strategy) assign(members map[string]ibm.ConsumerGroupMemberMetadata, to
 }
 
 // indexed reports whether a assigns on an [assignor.Index] faster than on a
-// Group ([assignor.HolderAssignor] or [assignor.IndexAssignor]).
+// Group ([assignor.FlatAssignor] or [assignor.IndexAssignor]).
 func indexed(a assignor.Assignor) bool {
 	switch a.(type) {
-	case assignor.HolderAssignor, assignor.IndexAssignor:
+	case assignor.FlatAssignor, assignor.IndexAssignor:
 		return true
 	}
 	return false

@@ -42,7 +42,7 @@ func (unstable) Assign(g assignor.Group) (assignor.Plan, error) {
 			}
 		}
 	}
-	return ix.PlanFromHolders(holder), nil
+	return ix.PlanOf(assignor.FlatPlan{Holder: holder}), nil
 }
 
 func propertyFactories() map[string]groupsim.Factory {

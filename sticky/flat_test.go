@@ -9,13 +9,13 @@ import (
 	"github.com/kgroup/assignor/workload"
 )
 
-var _ assignor.HolderAssignor = sticky.New()
+var _ assignor.FlatAssignor = sticky.New()
 
-// TestAssignHoldersMatchesAssign pins AssignHolders' contract
-// (assignor.HolderAssignor): its holders are exactly Assign's plan, on
+// TestAssignFlatMatchesAssign pins AssignFlat's contract
+// (assignor.FlatAssignor): its holders are exactly Assign's plan, on
 // every benchmark scenario and on a group whose history travels only in
 // eager sticky user data (which the index's claims do not reflect).
-func TestAssignHoldersMatchesAssign(t *testing.T) {
+func TestAssignFlatMatchesAssign(t *testing.T) {
 	groups := map[string]assignor.Group{}
 	for _, sc := range workload.Scenarios() {
 		c, err := workload.Build(workload.Shapes()[0], sc, workload.DefaultSeed)
@@ -46,12 +46,12 @@ func TestAssignHoldersMatchesAssign(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			holder, userData, err := a.AssignHolders(ix)
-			if err != nil || userData != nil {
-				t.Fatalf("AssignHolders: user data %v, error %v", userData, err)
+			fp, err := a.AssignFlat(ix)
+			if err != nil || fp.UserData != nil {
+				t.Fatalf("AssignFlat: user data %v, error %v", fp.UserData, err)
 			}
-			if got := ix.PlanFromHolders(holder); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("AssignHolders differs from Assign:\n%s\nwant\n%s", got, want)
+			if got := ix.PlanOf(fp); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("AssignFlat differs from Assign:\n%s\nwant\n%s", got, want)
 			}
 		})
 	}
