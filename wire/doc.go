@@ -16,7 +16,7 @@
 //
 // A leader that hands the owned partitions straight to an
 // [assignor.IndexBuilder] can leave them in the metadata instead:
-// [DecodeSubscriptionView] (or a [SubscriptionDecoder], which also shares
+// [SubscriptionDecoder] (or a [SubscriptionDecoder], which also shares
 // one Topics slice between members that subscribe alike) checks the bytes
 // as strictly, with the same errors, and its OwnedPartitions iterates the
 // owned partitions on demand; the view aliases the metadata.

@@ -84,7 +84,7 @@ func ExampleSubscriptionDecoder() {
 			Version: 3, Topics: []string{"orders"},
 			Owned: []assignor.TopicPartitions{{Topic: "orders", Partitions: owned}},
 		}.AppendTo(nil)
-		v, err := d.DecodeView(b)
+		v, err := d.Decode(b)
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// SubscriptionView is a decoded subscription whose owned partitions are
-// left in the input, read on demand: a leader that hands them straight to
-// an [assignor.IndexBuilder] never materialises them as
-// []assignor.TopicPartitions.
+// SubscriptionView is a subscription a [SubscriptionDecoder] decoded, whose
+// owned partitions are left in the input, read on demand: a leader that
+// hands them straight to an [assignor.IndexBuilder] never materialises them
+// as []assignor.TopicPartitions.
 //
 // Its Subscription fields but Owned are decoded as [DecodeSubscription]
 // decodes them and never alias the input. Owned is nil: the owned
@@ -20,16 +20,6 @@ type SubscriptionView struct {
 	Subscription
 	b     []byte
 	owned tpShape
-}
-
-// DecodeSubscriptionView decodes b as [DecodeSubscription] does, with the
-// same errors for the same inputs, but leaves the owned partitions in b.
-func DecodeSubscriptionView(b []byte) (SubscriptionView, error) {
-	sh, err := scanSubscription(b)
-	if err != nil {
-		return SubscriptionView{}, err
-	}
-	return SubscriptionView{Subscription: shapeFill(b, &sh), b: b, owned: sh.owned}, nil
 }
 
 // OwnedCount returns the number of owned partitions (entries repeated in
@@ -104,12 +94,13 @@ func readTopic(b []byte, off int, topics []string, hint int) (string, int, int) 
 }
 
 // A SubscriptionDecoder decodes the subscriptions of one group's members,
-// one after the other, sharing what they share: a subscription whose topics
-// array is byte for byte the one decoded just before gets the same Topics
-// slice, not a copy (the members of a group mostly subscribe alike), and
-// likewise for UserData (the cooperative user data of members of one
-// generation). Every other field is as [DecodeSubscriptionView] decodes it.
-// Its zero value is ready to use.
+// one after the other, into views ([SubscriptionView]), sharing what they
+// share: a subscription whose topics array is byte for byte the one decoded
+// just before gets the same Topics slice, not a copy (the members of a group
+// mostly subscribe alike), and likewise for UserData (the cooperative user
+// data of members of one generation). It is the leader's fast path;
+// [DecodeSubscription] decodes one subscription whole. Its zero value is
+// ready to use.
 //
 // The Topics and UserData slices it returns may alias one another: a caller
 // that changes one copies it first. It keeps the last input's topics and
@@ -120,9 +111,10 @@ type SubscriptionDecoder struct {
 	userData                 []byte   // its UserData
 }
 
-// DecodeView decodes b as [DecodeSubscriptionView] does, with the same
-// errors for the same inputs.
-func (d *SubscriptionDecoder) DecodeView(b []byte) (SubscriptionView, error) {
+// Decode decodes b as [DecodeSubscription] does, with the same errors for
+// the same inputs, but leaves the owned partitions in b (see
+// [SubscriptionView]).
+func (d *SubscriptionDecoder) Decode(b []byte) (SubscriptionView, error) {
 	sh, err := scanSubscription(b)
 	if err != nil {
 		return SubscriptionView{}, err
@@ -144,11 +136,4 @@ func (d *SubscriptionDecoder) DecodeView(b []byte) (SubscriptionView, error) {
 		s.Rack, _ = readString(b, sh.rackAt, &names)
 	}
 	return SubscriptionView{Subscription: s, b: b, owned: sh.owned}, nil
-}
-
-// shapeFill decodes every field of a checked subscription but Owned.
-func shapeFill(b []byte, sh *subscriptionShape) Subscription {
-	var names strings.Builder
-	names.Grow(sh.topics.bytes + sh.rackLen)
-	return sh.fill(b, &names)
 }

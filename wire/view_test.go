@@ -11,14 +11,14 @@ import (
 	"github.com/kgroup/assignor/wire"
 )
 
-// checkView checks that DecodeSubscriptionView agrees with
+// checkView checks that a SubscriptionDecoder's view agrees with
 // DecodeSubscription on in: the same error, or the same fields, the same
 // owned entries through OwnedPartitions (with and without scratch) and
 // through Materialize.
 func checkView(t *testing.T, in []byte) {
 	t.Helper()
 	want, wantErr := wire.DecodeSubscription(in)
-	v, err := wire.DecodeSubscriptionView(in)
+	v, err := new(wire.SubscriptionDecoder).Decode(in)
 	if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(errors.Unwrap(err), errors.Unwrap(wantErr)) {
 		t.Fatalf("view error %v, DecodeSubscription error %v", err, wantErr)
 	}
@@ -60,7 +60,7 @@ func TestSubscriptionViewStopsEarly(t *testing.T) {
 	s := wire.Subscription{Version: 3, Topics: []string{"a", "b"}, Owned: []assignor.TopicPartitions{
 		{Topic: "a", Partitions: []int32{0, 1}}, {Topic: "b", Partitions: []int32{2}}, {Topic: "c", Partitions: []int32{3}},
 	}}
-	v, err := wire.DecodeSubscriptionView(s.AppendTo(nil))
+	v, err := new(wire.SubscriptionDecoder).Decode(s.AppendTo(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestSubscriptionViewAllocations(t *testing.T) {
 	s := wire.Subscription{Version: 3, Topics: []string{"a", "b"}, Owned: []assignor.TopicPartitions{
 		{Topic: "a", Partitions: []int32{0, 1, 2}}, {Topic: "b", Partitions: []int32{2}},
 	}}
-	v, err := wire.DecodeSubscriptionView(s.AppendTo(nil))
+	v, err := new(wire.SubscriptionDecoder).Decode(s.AppendTo(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestSubscriptionViewAllocations(t *testing.T) {
 	}
 }
 
-func FuzzDecodeSubscriptionView(f *testing.F) {
+func FuzzSubscriptionView(f *testing.F) {
 	for _, v := range subscriptionVectors {
 		f.Add(v.in)
 	}
@@ -104,13 +104,13 @@ func FuzzDecodeSubscriptionView(f *testing.F) {
 }
 
 // checkDecoder checks that a SubscriptionDecoder decodes each of ins as
-// DecodeSubscriptionView does.
+// a fresh decoder does.
 func checkDecoder(t *testing.T, ins ...[]byte) {
 	t.Helper()
 	var d wire.SubscriptionDecoder
 	for i, in := range ins {
-		want, wantErr := wire.DecodeSubscriptionView(in)
-		got, err := d.DecodeView(in)
+		want, wantErr := new(wire.SubscriptionDecoder).Decode(in)
+		got, err := d.Decode(in)
 		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 			t.Fatalf("input %d: error %v, want %v", i, err, wantErr)
 		}
@@ -137,7 +137,7 @@ func TestSubscriptionDecoderShares(t *testing.T) {
 	var d wire.SubscriptionDecoder
 	var got []wire.SubscriptionView
 	for _, s := range []wire.Subscription{x, y, z} {
-		v, err := d.DecodeView(s.AppendTo(nil))
+		v, err := d.Decode(s.AppendTo(nil))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,11 +3,13 @@ package franzgo
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
+	"github.com/kgroup/assignor/rebalance"
 	"github.com/kgroup/assignor/sticky"
 )
 
@@ -19,8 +21,12 @@ var ErrNilAssignor = errors.New("franzgo: nil assignor")
 // empty.
 var ErrNoName = errors.New("franzgo: assignor has an empty name")
 
+// Stats describes one rebalance on the leader: see [Config.OnRebalance].
+type Stats = rebalance.Stats
+
 // Config configures a [Balancer]. Its zero value is the default: racks as
-// members and kgo report them, and log lines to the bound client's logger.
+// members and kgo report them, warnings to the bound client's logger (or
+// [slog.Default] while none is bound), fast re-join on.
 type Config struct {
 	// MemberRack gives the rack of a member whose subscription carries none.
 	// It runs on the leader, once per member per rebalance, with the member
@@ -40,13 +46,22 @@ type Config struct {
 	// them too.
 	ReplicaRacks func(topic string, partition int32) []string
 
-	// Logf receives one line for each thing the balancer works around
-	// rather than fails on: a member's undecodable metadata, an impossible
+	// Logger receives a warning for each thing the balancer works around
+	// rather than fails on (a member's undecodable metadata, an impossible
 	// claim, a duplicate or empty member ID, a balancer shared by two
-	// clients, a fast re-join it skips. Nil (the default) logs to the
-	// logger of the client the balancer is bound to (kgo.WithLogger) at
-	// kgo.LogLevelWarn, and discards the line while no client is bound.
-	Logf func(format string, args ...any)
+	// clients or bound to none, a fast re-join it skips) and, at debug
+	// level, each member as read and one summary per rebalance. Nil (the
+	// default) logs to the logger of the client the balancer is bound to
+	// (kgo.WithLogger), or, while no client with a logger is bound, warnings
+	// only to [slog.Default].
+	Logger *slog.Logger
+
+	// OnRebalance, when set, is called on the leader once per plan with
+	// the rebalance's figures ([Stats]: members, moved, withheld, given
+	// back, follow-up, leader time, count spread), after the plan is made
+	// and before kgo sends it. It runs in kgo's group goroutine: keep it
+	// short (feed a counter or a histogram).
+	OnRebalance func(Stats)
 
 	// DisableFastRejoin turns fast re-join off for this member (see the
 	// package doc, # Fast re-join). As leader it then sends each member
@@ -60,11 +75,10 @@ type Config struct {
 
 // Balancer is an [assignor.Assignor] as a kgo.GroupBalancer. It also
 // implements kgo.HookNewClient and kgo.HookClientClosed, to bind itself to
-// the client that uses it: pass the same value to kgo.Balancers and to
-// kgo.WithHooks.
+// the client that uses it: [Balancer.Opts] passes it to kgo as both.
 //
 //	b := franzgo.CooperativeSticky()
-//	cl, err := kgo.NewClient(..., kgo.ConsumerGroup("g"), kgo.Balancers(b), kgo.WithHooks(b))
+//	cl, err := kgo.NewClient(append(opts, b.Opts()...)...)
 //
 // # One client per Balancer
 //
@@ -74,21 +88,21 @@ type Config struct {
 // bound client rejoin (see the package doc), and an assignor with
 // member-side state serves one member. The leader side keeps no state
 // between rebalances. A Balancer hooked into a second client while the
-// first is open logs it and, for as long as more than one client is
-// open, tells the observer [assignor.NoGeneration] rather than another
-// client's generation and makes no client rejoin for a fast re-join mark:
-// kgo cannot fail NewClient from a hook, and the
-// balancer cannot tell which client a call comes from, so it degrades
-// rather than guesses. All methods are safe for concurrent use. Build
-// Balancers with [New] or [CooperativeSticky]; the zero value has no
-// assignor.
+// first is open warns and, for as long as more than one client is open,
+// tells the observer [assignor.NoGeneration] rather than another client's
+// generation and makes no client rejoin for a fast re-join mark: kgo
+// cannot fail NewClient from a hook, and the balancer cannot tell which
+// client a call comes from, so it degrades rather than guesses. All methods
+// are safe for concurrent use. Build Balancers with [New] or
+// [CooperativeSticky]; the zero value has no assignor.
 type Balancer struct {
 	a           assignor.Assignor
 	cfg         Config
 	name        string
 	cooperative bool
-	sub         assignor.SubscriptionUserDataAssignor // nil if a has no such hook
-	obs         assignor.AssignmentObserver           // nil if a has no such hook
+	obs         assignor.AssignmentObserver // nil if a has no such hook
+	leader      *rebalance.Leader
+	log         *slog.Logger
 
 	clients clients
 	fast    fastRejoin
@@ -129,10 +143,29 @@ func CooperativeSticky() *Balancer {
 // build is New for an assignor known to be non-nil and named.
 func build(a assignor.Assignor, cfg Config) *Balancer {
 	b := &Balancer{a: a, cfg: cfg, name: a.Name(), cooperative: assignor.Supports(a, assignor.Cooperative)}
-	b.sub, _ = a.(assignor.SubscriptionUserDataAssignor)
 	b.obs, _ = a.(assignor.AssignmentObserver)
+	b.log = cfg.Logger
+	if b.log == nil {
+		b.log = slog.New(&routeHandler{clients: &b.clients})
+	}
+	b.log = b.log.With("adapter", "franzgo")
+	b.leader = rebalance.NewLeader(a, rebalance.Config{MemberRack: cfg.MemberRack, DisableFastRejoin: cfg.DisableFastRejoin, Logger: b.log})
+	b.log = b.log.With("assignor", b.name)
 	b.fast.force = (*kgo.Client).ForceRebalance
 	return b
+}
+
+// Opts returns the two options that plug b into a kgo client: kgo.Balancers
+// (b, as the group's only balancer) and kgo.WithHooks (so that b binds
+// itself to the client). Pass them together, so fast re-join and the
+// observer's generation cannot be half-wired:
+//
+//	cl, err := kgo.NewClient(append(opts, b.Opts()...)...)
+//
+// To list several balancers (a migration), pass kgo.Balancers and
+// kgo.WithHooks yourself with every one of them.
+func (b *Balancer) Opts() []kgo.Opt {
+	return []kgo.Opt{kgo.Balancers(b), kgo.WithHooks(b)}
 }
 
 // Assignor returns the assignor the balancer runs.
@@ -149,14 +182,3 @@ func (b *Balancer) ProtocolName() string { return b.name }
 // protocol ([assignor.Supports]); kgo then runs KIP-429's member lifecycle
 // when the group chooses this balancer.
 func (b *Balancer) IsCooperative() bool { return b.cooperative }
-
-// logf writes one line to Config.Logf, or else to the bound client's logger.
-func (b *Balancer) logf(format string, args ...any) {
-	if b.cfg.Logf != nil {
-		b.cfg.Logf(format, args...)
-		return
-	}
-	if l := b.clients.logger(); l != nil {
-		l.Log(kgo.LogLevelWarn, fmt.Sprintf(format, args...))
-	}
-}

@@ -24,12 +24,12 @@ func (b *Balancer) OnNewClient(cl *kgo.Client) {
 	}
 	balancers, _ := cl.OptValue(kgo.Balancers).([]kgo.GroupBalancer)
 	if !slices.ContainsFunc(balancers, func(g kgo.GroupBalancer) bool { return g == kgo.GroupBalancer(b) }) {
-		b.logf("franzgo: %s: hooked into a client that does not balance with it (kgo.Balancers); ignored", b.name)
+		b.log.Warn("hooked into a client that does not balance with it (kgo.Balancers); ignored")
 		return
 	}
 	logger, _ := cl.OptValue(kgo.WithLogger).(kgo.Logger)
 	if n := b.clients.add(cl, logger); n == 2 {
-		b.logf("franzgo: %s: one balancer serves %d open clients; build one per client (while more than one is open, assignment observers see no generation and fast re-join is off)", b.name, n)
+		b.log.Warn("one balancer serves several open clients; build one per client (while more than one is open, assignment observers see no generation and fast re-join is off)", "clients", n)
 	}
 }
 
@@ -103,7 +103,7 @@ func (b *Balancer) generation() int32 {
 	cl := b.clients.only()
 	if cl == nil {
 		if b.clients.firstUnbound() {
-			b.logf("franzgo: %s: no client bound (pass the balancer to kgo.WithHooks as well as kgo.Balancers); the assignor's OnAssignment sees no generation", b.name)
+			b.log.Warn("no client bound (build the client with the balancer's Opts); the assignor's OnAssignment sees no generation")
 		}
 		return assignor.NoGeneration
 	}

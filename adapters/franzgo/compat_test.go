@@ -14,6 +14,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/rebalance"
 	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/wire"
 )
@@ -220,8 +221,8 @@ func TestKmsgRoundTripProperty(t *testing.T) {
 		}
 
 		userData := rapid.SliceOfN(rapid.Byte(), 0, 8).Draw(rt, "assignment user data")
-		plan := assignor.Plan{Members: []assignor.MemberPlan{{Member: "m", Assigned: assignor.TopicPartitionsFromMap(current), UserData: userData}}}
-		sa := b.syncAssignments(plan, []string{"m"})[0].MemberAssignment
+		a := rebalance.Assignment{Member: "m", Partitions: assignor.TopicPartitionsFromMap(current), UserData: userData}
+		sa := syncAssignments([]rebalance.Assignment{a})[0].MemberAssignment
 		var ka kmsg.ConsumerMemberAssignment
 		if err := ka.ReadFrom(sa); err != nil || !bytes.Equal(ka.AppendTo(nil), sa) {
 			rt.Fatalf("kmsg round trip of our assignment: %v", err)

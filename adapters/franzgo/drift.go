@@ -3,6 +3,7 @@ package franzgo
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -27,9 +28,9 @@ type DriftConfig struct {
 	// every member, so it should be well above the time a rebalance takes.
 	// Default 10 min.
 	MinInterval time.Duration
-	// Logf receives one line per forced rebalance and per failed check.
-	// Default: none.
-	Logf func(format string, args ...any)
+	// Logger receives one record per forced rebalance (info) and per failed
+	// check (warning). Default: [slog.Default].
+	Logger *slog.Logger
 }
 
 // WatchDrift makes weights that drift act before the next natural
@@ -69,6 +70,7 @@ type driftWatcher struct {
 	cfg    DriftConfig
 	force  func()
 	now    func() time.Time
+	log    *slog.Logger
 	forced time.Time // the last forced rebalance; zero before the first
 }
 
@@ -79,7 +81,11 @@ func newDriftWatcher(a *weighted.Assignor, cfg DriftConfig, force func(), now fu
 	if cfg.MinInterval <= 0 {
 		cfg.MinInterval = 10 * time.Minute
 	}
-	return &driftWatcher{a: a, cfg: cfg, force: force, now: now}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &driftWatcher{a: a, cfg: cfg, force: force, now: now, log: log.With("adapter", "franzgo")}
 }
 
 // step checks once and forces a rebalance when the drift calls for one
@@ -91,25 +97,19 @@ func (w *driftWatcher) step(ctx context.Context) bool {
 	}
 	g, err := w.cfg.Group(ctx)
 	if err != nil {
-		w.logf("franzgo: drift check: group: %v", err)
+		w.log.Warn("drift check: reading the group failed", "error", err)
 		return false
 	}
 	d, err := w.a.Drift(g)
 	if err != nil {
-		w.logf("franzgo: drift check: %v", err)
+		w.log.Warn("drift check failed", "error", err)
 		return false
 	}
 	if !d.Rebalance() {
 		return false
 	}
-	w.logf("franzgo: weights drifted: heaviest load %d, %d after a rebalance moving %d partitions; forcing a rebalance", d.Heaviest, d.Planned, d.Moves)
+	w.log.Info("weights drifted; forcing a rebalance", "heaviest", d.Heaviest, "planned", d.Planned, "moves", d.Moves)
 	w.forced = now
 	w.force()
 	return true
-}
-
-func (w *driftWatcher) logf(format string, args ...any) {
-	if w.cfg.Logf != nil {
-		w.cfg.Logf(format, args...)
-	}
 }

@@ -3,6 +3,7 @@ package franzgo
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -31,11 +32,11 @@ func TestDriftWatcher(t *testing.T) {
 	var groupErr error
 	now := time.Unix(0, 0)
 	forced := 0
-	var logs []string
+	var l logs
 	w := newDriftWatcher(weighted.New(), DriftConfig{
 		Group:       func(context.Context) (assignor.Group, error) { return group, groupErr },
 		MinInterval: 10 * time.Minute,
-		Logf:        func(format string, args ...any) { logs = append(logs, format) },
+		Logger:      l.loggerAt(slog.LevelInfo),
 	}, func() { forced++ }, func() time.Time { return now })
 	steps := []struct {
 		name    string
@@ -58,7 +59,7 @@ func TestDriftWatcher(t *testing.T) {
 			t.Fatalf("%s: forced %v, want %v", st.name, got, st.want)
 		}
 	}
-	if forced != 2 || len(logs) != 3 {
+	if logs := l.all(); forced != 2 || len(logs) != 3 {
 		t.Fatalf("forced %d rebalances and logged %d lines, want 2 and 3: %q", forced, len(logs), logs)
 	}
 }

@@ -2,6 +2,8 @@ package franzgo_test
 
 import (
 	"fmt"
+	"log/slog"
+	"os"
 	"maps"
 	"slices"
 
@@ -110,10 +112,16 @@ func ExampleBalancer_MemberBalancer() {
 // liar's follow-up round, so the plan marks the assignments for fast
 // re-join; this balancer, bound to no client, logs that it cannot make a
 // client rejoin.)
-func ExampleConfig_logf() {
-	b, err := franzgo.New(cooperative.Wrap(sticky.New()), franzgo.Config{
-		Logf: func(format string, args ...any) { fmt.Printf("log: "+format+"\n", args...) },
-	})
+func ExampleConfig_logger() {
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{} // a stable output
+			}
+			return a
+		},
+	}))
+	b, err := franzgo.New(cooperative.Wrap(sticky.New()), franzgo.Config{Logger: logger})
 	if err != nil {
 		panic(err)
 	}
@@ -123,8 +131,8 @@ func ExampleConfig_logf() {
 		join("liar", b.JoinGroupMetadata(interests, map[string][]int32{"orders": {0, 1, 2, 3}}, 1<<20)),
 	})
 	// Output:
-	// log: franzgo: cooperative-sticky: member "liar" claims 4 partitions at generation 1048576, not below generation 5 being balanced into; its claims and user data are ignored
-	// log: franzgo: cooperative-sticky: fast re-join skipped: no single client bound (pass the balancer to kgo.WithHooks as well as kgo.Balancers, one balancer per client)
+	// level=WARN msg="member claims a generation not below the one being balanced into; its claims and user data are ignored" adapter=franzgo assignor=cooperative-sticky member=liar partitions=4 claimed=1048576 generation=5
+	// level=WARN msg="fast re-join skipped: no single client bound (build the client with the balancer's Opts, one balancer per client)" adapter=franzgo assignor=cooperative-sticky
 	// generation 5: honest [orders[0 2]]
 	// generation 5: liar []
 }

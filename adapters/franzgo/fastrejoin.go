@@ -5,56 +5,19 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/cooperative"
-	cmember "github.com/kgroup/assignor/cooperative/member"
-	"github.com/kgroup/assignor/wire"
+	"github.com/kgroup/assignor/rebalance"
 )
 
 // Fast re-join (the package doc, # Fast re-join, says what it costs): the
-// leader marks every assignment of a plan that withholds partitions, and a
-// member whose assignment is marked makes its client rejoin at once.
-
-// assignmentUserData returns the user data of member mp's assignment in
-// plan: the assignor's own, marked for fast re-join when the plan withholds
-// partitions (cooperative.AssignmentUserData). It is a pure function of the
-// plan: kgo compares the assignment bytes a restarted static leader
-// recomputes with the broker's copy (KIP-814), so the same plan must always
-// give the same bytes.
-func (b *Balancer) assignmentUserData(plan assignor.Plan, mp assignor.MemberPlan) []byte {
-	return cooperative.AssignmentUserData(b.a, plan, mp, !b.cfg.DisableFastRejoin)
-}
-
-// marksRejoin reports whether the assignments of plan carry the fast
-// re-join mark: assignmentUserData's decision
-// (cooperative.MarksRejoin and the adapter's switch), made once per plan
-// from what build found out about the assignor.
-func (b *Balancer) marksRejoin(plan assignor.Plan) bool {
-	return !b.cfg.DisableFastRejoin && plan.FollowUp && b.sub != nil && b.cooperative
-}
-
-// envelopeRoom is room for the fast re-join envelope's header around one
-// member's user data (12 bytes; more is only spare capacity).
-const envelopeRoom = 16
-
-// appendAssignmentUserData appends to buf (non-nil) the bytes
-// assignmentUserData returns for a member whose own user data is
-// userData, in a plan that marks (or not) every assignment, and returns
-// them (nil when they are null) and the extended buffer.
-func appendAssignmentUserData(buf []byte, mark bool, userData []byte) ([]byte, []byte) {
-	start := len(buf)
-	buf = wire.RejoinEnvelope{Rejoin: mark, UserData: userData}.AppendTo(buf)
-	if len(buf) == start && userData == nil {
-		return nil, buf
-	}
-	return buf[start:len(buf):len(buf)], buf
-}
+// leader marks every assignment of a plan that withholds partitions (the
+// rebalance package does), and a member whose assignment is marked makes its
+// client rejoin at once.
 
 // fastRejoin is the member side's state: the guard over marked rounds in a
 // row, and what was logged.
 type fastRejoin struct {
 	mu            sync.Mutex
-	guard         cmember.FastRejoinGuard
+	guard         rebalance.FastRejoinGuard
 	refusing      bool // the guard refused the current run of marks (logged)
 	warnedUnbound bool // "no single client" was logged
 
@@ -69,11 +32,11 @@ type fastRejoin struct {
 // makes the bound client rejoin at once (kgo.Client.ForceRebalance: a
 // non-blocking send that ends the session kgo is about to start; see the
 // package doc for what that costs), unless fast re-join is off, the
-// protocol is eager, more than [cmember.MaxFastRejoins] marked assignments
-// came in a row (an inner assignor that withholds in every round: the
-// member then waits for its heartbeat), or no single client is bound (a
-// balancer shared by several clients cannot tell which one the call is
-// for).
+// protocol is eager, more than [rebalance.MaxFastRejoins] marked
+// assignments came in a row (an inner assignor that withholds in every
+// round: the member then waits for its heartbeat), or no single client is
+// bound (a balancer shared by several clients cannot tell which one the
+// call is for).
 func (b *Balancer) rejoinIfMarked(marked bool) {
 	if !b.cooperative || b.cfg.DisableFastRejoin {
 		return
@@ -85,7 +48,7 @@ func (b *Balancer) rejoinIfMarked(marked bool) {
 	f.refusing = marked && !honour
 	f.mu.Unlock()
 	if refused {
-		b.logf("franzgo: %s: %d marked assignments in a row; waiting for the next heartbeat instead of rejoining at once", b.name, cmember.MaxFastRejoins+1)
+		b.log.Warn("several marked assignments in a row; waiting for the next heartbeat instead of rejoining at once", "marked", rebalance.MaxFastRejoins+1)
 	}
 	if !honour {
 		return
@@ -97,7 +60,7 @@ func (b *Balancer) rejoinIfMarked(marked bool) {
 		f.warnedUnbound = true
 		f.mu.Unlock()
 		if warn {
-			b.logf("franzgo: %s: fast re-join skipped: no single client bound (pass the balancer to kgo.WithHooks as well as kgo.Balancers, one balancer per client)", b.name)
+			b.log.Warn("fast re-join skipped: no single client bound (build the client with the balancer's Opts, one balancer per client)")
 		}
 		return
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
-	cmember "github.com/kgroup/assignor/cooperative/member"
+	"github.com/kgroup/assignor/rebalance"
 	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/wire"
 )
@@ -69,9 +69,9 @@ func TestLeaderMarksWithholdingPlans(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				e, err := wire.DecodeRejoinEnvelope(a.UserData)
-				if err != nil || e.Rejoin != tt.marked || string(e.UserData) != tt.inner {
-					t.Fatalf("%s: user data % x reads %+v, %v; want marked=%v around %q", sa.MemberID, a.UserData, e, err, tt.marked, tt.inner)
+				own, rejoin, err := rebalance.ReadUserData(a.UserData)
+				if err != nil || rejoin != tt.marked || string(own) != tt.inner {
+					t.Fatalf("%s: user data % x reads %q marked=%v, %v; want marked=%v around %q", sa.MemberID, a.UserData, own, rejoin, err, tt.marked, tt.inner)
 				}
 				kgoRead, err := kgo.ParseConsumerSyncAssignment(sa.MemberAssignment)
 				if err != nil || !assignor.EqualTopicPartitions(assignor.TopicPartitionsFromMap(kgoRead), a.Partitions) {
@@ -103,14 +103,14 @@ func (f *forces) count() int {
 // marked and unmarked are a member's assignment with and without the fast
 // re-join mark, around the assignor's own user data "inner".
 var (
-	marked   = wire.Assignment{Version: 3, Partitions: tps("t", []int32{0}), UserData: wire.RejoinEnvelope{Rejoin: true, UserData: []byte("inner")}.AppendTo(nil)}.AppendTo(nil)
+	marked   = rebalance.Assignment{Partitions: tps("t", []int32{0}), UserData: []byte("inner"), Rejoin: true}.AppendTo(nil)
 	unmarked = wire.Assignment{Version: 3, Partitions: tps("t", []int32{0}), UserData: []byte("inner")}.AppendTo(nil)
 )
 
 // TestMemberRejoinsWhenMarked pins the member side: a marked assignment
 // makes the bound client rejoin at once (kgo.Client.ForceRebalance; what kgo
 // then does is measured end to end in bench/internal/e2e), at most
-// cmember.MaxFastRejoins times in a row, never with the switch off, in
+// rebalance.MaxFastRejoins times in a row, never with the switch off, in
 // eager mode, or without one bound client; the assignor sees its own user
 // data.
 func TestMemberRejoinsWhenMarked(t *testing.T) {
@@ -129,7 +129,7 @@ func TestMemberRejoinsWhenMarked(t *testing.T) {
 		{name: "DisableFastRejoin: the mark is ignored", cfg: Config{DisableFastRejoin: true}, clients: 1, parse: [][]byte{m}, forced: 0},
 		{name: "eager: the mark is ignored", eager: true, clients: 1, parse: [][]byte{m}, forced: 0},
 		{name: "the guard: MaxFastRejoins in a row, then the heartbeat", clients: 1,
-			parse: [][]byte{m, m, m, m, m}, forced: cmember.MaxFastRejoins, logged: "4 marked assignments in a row; waiting for the next heartbeat"},
+			parse: [][]byte{m, m, m, m, m}, forced: rebalance.MaxFastRejoins, logged: "several marked assignments in a row; waiting for the next heartbeat"},
 		{name: "an unmarked assignment resets the guard", clients: 1,
 			parse: [][]byte{m, m, m, u, m, nil, m}, forced: 5},
 		{name: "no client bound: skipped, logged", clients: 0, parse: [][]byte{m, m}, forced: 0, logged: "fast re-join skipped: no single client bound"},
@@ -138,7 +138,7 @@ func TestMemberRejoinsWhenMarked(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var l logs
-			tt.cfg.Logf = l.logf
+			tt.cfg.Logger = l.logger()
 			protocols := coopProtocols
 			if tt.eager {
 				protocols = eagerProtocols
@@ -184,7 +184,7 @@ func TestMemberRejoinsWhenMarked(t *testing.T) {
 func TestMalformedEnvelopeHandedOnAsIs(t *testing.T) {
 	var l logs
 	h := &hooked{recorder: recorder{name: "h", protocols: coopProtocols}}
-	b, _ := New(h, Config{Logf: l.logf})
+	b, _ := New(h, Config{Logger: l.logger()})
 	var f forces
 	b.fast.force = f.record
 	cl := newClient(t, kgo.Balancers(b), kgo.WithHooks(b))
@@ -194,7 +194,7 @@ func TestMalformedEnvelopeHandedOnAsIs(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, map[string][]int32{"t": {2}}) {
 		t.Fatalf("ParseSyncAssignment = %v, %v", got, err)
 	}
-	if f.count() != 0 || l.count("assignment user data: wire: input truncated: rejoin envelope user_data at byte 8") != 1 {
+	if f.count() != 0 || l.count("assignment user data unreadable; handed to the assignor as it is") != 1 || l.count("rejoin envelope user_data at byte 8") != 1 {
 		t.Fatalf("forced %d; logs %q", f.count(), l.all())
 	}
 	if len(h.observed) != 1 || !strings.HasSuffix(h.observed[0], `ud="\xfeFRJ\x00\x00\x00\x01\x7f"`) {

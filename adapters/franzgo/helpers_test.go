@@ -1,7 +1,7 @@
 package franzgo
 
 import (
-	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -62,16 +62,47 @@ func emptyPlan(g assignor.Group) assignor.Plan {
 	return p
 }
 
-// logs collects Config.Logf lines.
+// discard is a logger that drops everything.
+var discard = slog.New(slog.DiscardHandler)
+
+// logs collects a logger's records, one line each: level, message and
+// attributes, "WARN member ID listed several times; assigned nothing
+// adapter=franzgo assignor=x member=m times=2".
 type logs struct {
 	mu    sync.Mutex
 	lines []string
 }
 
-func (l *logs) logf(format string, args ...any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+// logger returns a logger, at warning level, whose records l collects.
+func (l *logs) logger() *slog.Logger { return l.loggerAt(slog.LevelWarn) }
+
+// loggerAt returns a logger at level whose records l collects.
+func (l *logs) loggerAt(level slog.Level) *slog.Logger {
+	return slog.New(slog.NewTextHandler(logWriter{l}, &slog.HandlerOptions{
+		Level: level,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			switch {
+			case len(groups) > 0:
+			case a.Key == slog.TimeKey:
+				return slog.Attr{}
+			case a.Key == slog.LevelKey, a.Key == slog.MessageKey:
+				return slog.String(a.Key, a.Value.String())
+			}
+			return a
+		},
+	}))
+}
+
+// logWriter appends each line a text handler writes to the logs.
+type logWriter struct{ l *logs }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	line := strings.TrimSuffix(string(p), "\n")
+	line = strings.Replace(strings.TrimPrefix(line, "level="), " msg=", " ", 1)
+	w.l.mu.Lock()
+	defer w.l.mu.Unlock()
+	w.l.lines = append(w.l.lines, line)
+	return len(p), nil
 }
 
 func (l *logs) all() []string {
@@ -174,12 +205,15 @@ func counts(args ...any) map[string]int32 {
 	return m
 }
 
-// decodeFull is decodeMember with the owned partitions decoded into the
-// member's Owned, as the assignor sees them.
+// decodeFull is how the leader reads one member's metadata, as the
+// assignor sees it: the member of the group a plain assignor is given.
+// It reports false when the member is not in that group (assigned
+// nothing).
 func decodeFull(b *Balancer, km *kmsg.JoinGroupResponseMember) (assignor.Member, bool) {
-	m, claims, ok := b.decodeMember(new(wire.SubscriptionDecoder), km)
-	if ok {
-		m.Owned = claims.Materialize().Owned
+	rec := &recorder{name: b.name, protocols: assignor.Protocols(b.a)}
+	mb, _, _ := build(rec, b.cfg).MemberBalancer([]kmsg.JoinGroupResponseMember{*km})
+	if _, err := mb.(kgo.GroupMemberBalancerOrError).BalanceOrError(nil); err != nil || len(rec.got) != 1 || len(rec.got[0].Members) != 1 {
+		return assignor.Member{}, false
 	}
-	return m, ok
+	return rec.got[0].Members[0], true
 }

@@ -44,7 +44,7 @@ func checkOneBadMember(t *testing.T, meta []byte) {
 		}
 	}()
 	var l logs
-	b, _ := New(CooperativeSticky().Assignor(), Config{Logf: l.logf})
+	b, _ := New(CooperativeSticky().Assignor(), Config{Logger: l.logger()})
 	mb, _, err := b.MemberBalancer(members)
 	if err != nil {
 		t.Fatalf("MemberBalancer: %v", err)
@@ -63,6 +63,10 @@ func checkOneBadMember(t *testing.T, meta []byte) {
 		if _, err := kgo.ParseConsumerSyncAssignment(sa.MemberAssignment); err != nil {
 			t.Fatalf("kgo cannot parse member %q's assignment: %v", sa.MemberID, err)
 		}
+	}
+	type topicPartition struct {
+		topic     string
+		partition int32
 	}
 	holder := make(map[topicPartition]string)
 	for id, a := range got {

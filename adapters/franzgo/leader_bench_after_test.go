@@ -6,7 +6,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// benchAfter times the phases of the adapter as it is.
+// benchAfter times the phases of the adapter as it is: decode
+// (MemberBalancer), core (the round: the index, the assignor, the
+// assignments' lists) and encode (the SyncGroup bytes).
 func benchAfter(b *testing.B, in leaderInput) {
 	gmb, _, err := in.b.MemberBalancer(in.members)
 	if err != nil {
@@ -14,15 +16,16 @@ func benchAfter(b *testing.B, in leaderInput) {
 	}
 	mb := gmb.(*memberBalancer)
 	mb.SetBalanceInfo(kgo.BalanceInfo{Generation: in.generation})
-	plan, err := mb.assign(mb.topics(in.counts))
+	mb.addTopics(in.counts)
+	res, err := mb.round.Assign(in.generation)
 	if err != nil {
 		b.Fatal(err)
 	}
 	bench(b, "decode/after", func(b *testing.B) { in.b.MemberBalancer(in.members) })
 	bench(b, "core/after", func(b *testing.B) {
-		if _, err := mb.assign(mb.topics(in.counts)); err != nil {
+		if _, err := mb.round.Assign(in.generation); err != nil {
 			b.Fatal(err)
 		}
 	})
-	bench(b, "encode/after", func(b *testing.B) { in.b.syncAssignments(plan, mb.ids).IntoSyncAssignment() })
+	bench(b, "encode/after", func(b *testing.B) { syncAssignments(res.Assignments).IntoSyncAssignment() })
 }

@@ -66,7 +66,7 @@ func newLeaderInput(tb testing.TB, mode leaderMode, shape workload.Shape) leader
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg := Config{Logf: func(string, ...any) {}}
+	cfg := Config{Logger: discard}
 	if mode.scenario == workload.Racks {
 		racks := make(map[string][][]string, len(c.Topics))
 		for _, t := range c.Topics {

@@ -35,7 +35,7 @@ func innerUserDataSub(t *testing.T, v int16, topics []string, topic string, gen 
 // Read as a tie (before issue 17), orders/0 was withheld from a for a round.
 func TestInnerUserDataWithV1Members(t *testing.T) {
 	var l logs
-	b, err := New(cooperative.WrapWithConfig(sticky.New(), cooperative.Config{InnerUserData: true}), Config{Logf: l.logf})
+	b, err := New(cooperative.WrapWithConfig(sticky.New(), cooperative.Config{InnerUserData: true}), Config{Logger: l.logger()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/rebalance"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -35,13 +36,13 @@ var (
 func (mb *legacyLeader) SetBalanceInfo(info kgo.BalanceInfo) { mb.info = info }
 
 func (mb *legacyLeader) Balance(topics map[string]int32) kgo.IntoSyncAssignment {
-	into, err := mb.BalanceOrError(topics)
-	if err != nil {
-		mb.b.logf("%v", err)
-		return nil
-	}
+	into, _ := mb.BalanceOrError(topics)
 	return into
 }
+
+// legacyLogf drops the old path's log lines: their text is not the leader
+// path's today, which the tests check by themselves.
+func legacyLogf(string, ...any) {}
 
 // legacyMemberBalancer is MemberBalancer as it was.
 func (b *Balancer) legacyMemberBalancer(members []kmsg.JoinGroupResponseMember) (*legacyLeader, map[string]struct{}) {
@@ -55,9 +56,9 @@ func (b *Balancer) legacyMemberBalancer(members []kmsg.JoinGroupResponseMember) 
 		m, readable := b.legacyDecodeMember(&members[i])
 		switch n := count[id]; {
 		case id == "":
-			b.logf("franzgo: %s: a member has an empty member ID; it is assigned nothing", b.name)
+			legacyLogf("franzgo: %s: a member has an empty member ID; it is assigned nothing", b.name)
 		case n > 1:
-			b.logf("franzgo: %s: member %q is listed %d times in the JoinGroup response; it is assigned nothing", b.name, id, n)
+			legacyLogf("franzgo: %s: member %q is listed %d times in the JoinGroup response; it is assigned nothing", b.name, id, n)
 			mb.ids = append(mb.ids, id)
 			count[id] = 0
 		case n == 1 && readable:
@@ -91,12 +92,12 @@ func (b *Balancer) legacyDecodeMember(km *kmsg.JoinGroupResponseMember) (assigno
 	meta := km.ProtocolMetadata
 	sub, err := wire.DecodeSubscription(meta)
 	if err != nil {
-		v0, ok := versionZero(meta)
+		v0, ok := legacyVersionZero(meta)
 		if !ok {
-			b.logf("franzgo: %s: member %q: metadata (%d bytes): %v; it is assigned nothing", b.name, id, len(meta), err)
+			legacyLogf("franzgo: %s: member %q: metadata (%d bytes): %v; it is assigned nothing", b.name, id, len(meta), err)
 			return assignor.Member{}, false
 		}
-		b.logf("franzgo: %s: member %q: metadata (%d bytes): %v; read as version 0: its topics, without owned partitions, generation, user data or rack", b.name, id, len(meta), err)
+		legacyLogf("franzgo: %s: member %q: metadata (%d bytes): %v; read as version 0: its topics, without owned partitions, generation, user data or rack", b.name, id, len(meta), err)
 		sub = v0
 	}
 	m := sub.Member(id, instanceID)
@@ -104,12 +105,12 @@ func (b *Balancer) legacyDecodeMember(km *kmsg.JoinGroupResponseMember) (assigno
 	if sub.Version < 2 && b.cooperative && len(m.UserData) > 0 {
 		gen, err := wire.UserDataGeneration(m.UserData)
 		if err != nil {
-			b.logf("franzgo: %s: member %q: user data (%d bytes): %v; its claims count without a generation", b.name, id, len(m.UserData), err)
+			legacyLogf("franzgo: %s: member %q: user data (%d bytes): %v; its claims count without a generation", b.name, id, len(m.UserData), err)
 		}
 		m.Generation = max(gen, assignor.NoGeneration)
 	}
 	if slices.Contains(m.Topics, "") {
-		b.logf("franzgo: %s: member %q subscribes to an empty topic name; ignored", b.name, id)
+		legacyLogf("franzgo: %s: member %q subscribes to an empty topic name; ignored", b.name, id)
 		m.Topics = slices.DeleteFunc(m.Topics, func(t string) bool { return t == "" })
 	}
 	if m.Rack == "" && b.cfg.MemberRack != nil {
@@ -130,7 +131,7 @@ func (mb *legacyLeader) BalanceOrError(topics map[string]int32) (kgo.IntoSyncAss
 		return nil, fmt.Errorf("franzgo: %s: generation %d: %w", b.name, gen, err)
 	}
 	if b.cooperative && len(mb.excluded) > 0 {
-		plan = b.withhold(plan, mb.members, mb.excluded)
+		plan = legacyWithhold(plan, mb.members, mb.excluded)
 	}
 	return b.legacySyncAssignments(plan, mb.ids), nil
 }
@@ -144,8 +145,8 @@ func legacyDropImpossibleClaims(b *Balancer, ms []assignor.Member, gen int32) {
 		if m.Generation < gen {
 			continue
 		}
-		b.logf("franzgo: %s: member %q claims %d partitions at generation %d, not below generation %d being balanced into; its claims and user data are ignored",
-			b.name, m.ID, countPartitions(m.Owned), m.Generation, gen)
+		legacyLogf("franzgo: %s: member %q claims %d partitions at generation %d, not below generation %d being balanced into; its claims and user data are ignored",
+			b.name, m.ID, assignor.CountPartitions(m.Owned), m.Generation, gen)
 		m.Owned, m.Generation, m.UserData = nil, assignor.NoGeneration, nil
 	}
 }
@@ -177,11 +178,11 @@ func (b *Balancer) legacySyncAssignments(plan assignor.Plan, ids []string) syncA
 	byID := make(map[string]assignor.MemberPlan, len(plan.Members))
 	for _, mp := range plan.Members {
 		if _, ok := slices.BinarySearch(ids, mp.Member); !ok {
-			b.logf("franzgo: %s: plan names member %q, which is not in the group; its entry is dropped", b.name, mp.Member)
+			legacyLogf("franzgo: %s: plan names member %q, which is not in the group; its entry is dropped", b.name, mp.Member)
 			continue
 		}
 		if prev, ok := byID[mp.Member]; ok {
-			b.logf("franzgo: %s: plan has several entries for member %q; merged", b.name, mp.Member)
+			legacyLogf("franzgo: %s: plan has several entries for member %q; merged", b.name, mp.Member)
 			prev.Assigned = append(slices.Clip(prev.Assigned), mp.Assigned...)
 			mp = prev
 		}
@@ -194,7 +195,12 @@ func (b *Balancer) legacySyncAssignments(plan assignor.Plan, ids []string) syncA
 		if !ok {
 			mp = assignor.MemberPlan{Member: id}
 		}
-		a := wire.Assignment{Version: 3, Partitions: assignor.NormalizeTopicPartitions(mp.Assigned), UserData: b.assignmentUserData(plan, mp)}
+		mark := !b.cfg.DisableFastRejoin && plan.FollowUp && b.cooperative && hasSubscriptionHook(b.a)
+		ud := rebalance.Assignment{UserData: mp.UserData, Rejoin: mark}.AppendUserData(nil)
+		if ud == nil && mp.UserData != nil {
+			ud = []byte{}
+		}
+		a := wire.Assignment{Version: 3, Partitions: assignor.NormalizeTopicPartitions(mp.Assigned), UserData: ud}
 		start := len(buf)
 		buf = a.AppendTo(buf)
 		out[i] = kmsg.NewSyncGroupRequestGroupAssignment()
@@ -202,6 +208,94 @@ func (b *Balancer) legacySyncAssignments(plan assignor.Plan, ids []string) syncA
 		out[i].MemberAssignment = buf[start:len(buf):len(buf)]
 	}
 	return out
+}
+
+func hasSubscriptionHook(a assignor.Assignor) bool {
+	_, ok := a.(assignor.SubscriptionUserDataAssignor)
+	return ok
+}
+
+// legacyVersionZero reads meta as a version-0 subscription (topics and
+// user data, anything after them ignored) and keeps only its topics.
+func legacyVersionZero(meta []byte) (wire.Subscription, bool) {
+	if len(meta) < 2 {
+		return wire.Subscription{}, false
+	}
+	v0 := slices.Clone(meta)
+	v0[0], v0[1] = 0, 0
+	sub, err := wire.DecodeSubscription(v0)
+	if err != nil {
+		return wire.Subscription{}, false
+	}
+	return wire.Subscription{Topics: sub.Topics, Generation: assignor.NoGeneration}, true
+}
+
+// legacyWithhold is the withholding around excluded members as it was: it
+// removes from a cooperative plan every partition a member assigned
+// nothing claims, except from a member whose own claim on it is at a
+// strictly higher generation, and sets FollowUp when it removed anything.
+func legacyWithhold(plan assignor.Plan, members, excluded []assignor.Member) assignor.Plan {
+	type topicPartition struct {
+		topic     string
+		partition int32
+	}
+	claimed := make(map[topicPartition]int32)
+	for _, m := range excluded {
+		for _, tp := range m.Owned {
+			for _, p := range tp.Partitions {
+				k := topicPartition{tp.Topic, p}
+				if g, ok := claimed[k]; !ok || m.Generation > g {
+					claimed[k] = m.Generation
+				}
+			}
+		}
+	}
+	if len(claimed) == 0 {
+		return plan
+	}
+	out := plan
+	out.Members = slices.Clone(plan.Members)
+	withheld := 0
+	for i, mp := range out.Members {
+		var owner *assignor.Member
+		if j, ok := slices.BinarySearchFunc(members, mp.Member, func(m assignor.Member, id string) int { return cmp.Compare(m.ID, id) }); ok {
+			owner = &members[j]
+		}
+		var kept []assignor.TopicPartitions
+		changed := false
+		for _, tp := range mp.Assigned {
+			var ps []int32
+			for _, p := range tp.Partitions {
+				g, ok := claimed[topicPartition{tp.Topic, p}]
+				if ok && !(owner != nil && owns(owner, tp.Topic, p) && owner.Generation > g) {
+					withheld++
+					changed = true
+					continue
+				}
+				ps = append(ps, p)
+			}
+			if len(ps) > 0 {
+				kept = append(kept, assignor.TopicPartitions{Topic: tp.Topic, Partitions: ps})
+			}
+		}
+		if changed {
+			out.Members[i].Assigned = kept
+		}
+	}
+	if withheld > 0 {
+		out.FollowUp = true
+	}
+	return out
+}
+
+// owns reports whether m claims topic's partition p.
+func owns(m *assignor.Member, topic string, p int32) bool {
+	for _, tp := range m.Owned {
+		if tp.Topic == topic && slices.Contains(tp.Partitions, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // legacyTopicRacks is topicRacks as it was: one copy per partition.

@@ -138,7 +138,7 @@ func TestJoinGroupMetadata(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var l logs
-			b, err := New(tc.a, Config{Logf: l.logf})
+			b, err := New(tc.a, Config{Logger: l.logger()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func TestJoinGroupMetadata(t *testing.T) {
 			if again := b.JoinGroupMetadata(tc.topics, tc.current, tc.generation); string(again) != string(meta) {
 				t.Fatal("the same state gave different bytes (the broker would see a changed subscription)")
 			}
-			if h, ok := tc.a.(*hooked); ok && h.failUserData && l.count("subscription user data (generation 2): hook failed") != 2 {
+			if h, ok := tc.a.(*hooked); ok && h.failUserData && l.count("subscription user data failed; sending none\" adapter=franzgo assignor=h generation=2 error=\"hook failed\"") != 2 {
 				t.Fatalf("hook failures not logged: %q", l.all())
 			}
 		})

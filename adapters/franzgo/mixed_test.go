@@ -33,6 +33,12 @@ type simMember struct {
 
 var simTopics = []string{"t", "u"}
 
+// topicPartition is one partition of one topic.
+type topicPartition struct {
+	topic     string
+	partition int32
+}
+
 func (m *simMember) metadata() []byte {
 	owned := maps.Clone(m.owned)
 	switch m.kind {

@@ -5,8 +5,6 @@ import (
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kgo"
-
-	"github.com/kgroup/assignor"
 )
 
 // rackSource returns where this balance reads replica racks from:
@@ -14,7 +12,7 @@ import (
 // member has a rack, since racks then change no assignment (KIP-881), and
 // so kgo's metadata snapshot is not even built.
 func (mb *memberBalancer) rackSource() func(topic string, partition int32) []string {
-	if !slices.ContainsFunc(mb.members, func(m assignor.Member) bool { return m.Rack != "" }) {
+	if !mb.round.Racks() {
 		return nil
 	}
 	if mb.b.cfg.ReplicaRacks != nil {

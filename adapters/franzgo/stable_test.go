@@ -166,9 +166,22 @@ func TestSamePlanSameBytes(t *testing.T) {
 			messy = append(messy, assignor.TopicPartitions{Topic: tp.Topic, Partitions: ps[:cut]},
 				assignor.TopicPartitions{Topic: tp.Topic}, assignor.TopicPartitions{Topic: tp.Topic, Partitions: ps[max(0, cut-1):]})
 		}
-		b := CooperativeSticky()
-		want := b.syncAssignments(canon, []string{"m"})
-		got := b.syncAssignments(assignor.Plan{Members: []assignor.MemberPlan{{Member: "m", Assigned: messy}}}, []string{"m"})
+		lead := func(plan assignor.Plan) []kmsg.SyncGroupRequestGroupAssignment {
+			rec := &recorder{name: "rec", plan: func(assignor.Group) assignor.Plan { return plan }}
+			b, _ := New(rec, Config{Logger: discard})
+			mb, _, _ := b.MemberBalancer([]kmsg.JoinGroupResponseMember{member("m", v3(genTopicNames, nil, -1, nil, ""))})
+			cnt := make(map[string]int32)
+			for _, topic := range genTopicNames {
+				cnt[topic] = 21
+			}
+			into, err := mb.(kgo.GroupMemberBalancerOrError).BalanceOrError(cnt)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			return into.IntoSyncAssignment()
+		}
+		want := lead(canon)
+		got := lead(assignor.Plan{Members: []assignor.MemberPlan{{Member: "m", Assigned: messy}}})
 		if !sameAssignments(got, want) {
 			rt.Fatalf("equivalent plans encode differently:\n % x\n % x", got[0].MemberAssignment, want[0].MemberAssignment)
 		}

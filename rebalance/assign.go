@@ -1,0 +1,211 @@
+package rebalance
+
+import (
+	"slices"
+	"time"
+
+	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/wire"
+)
+
+// Assign runs the assignor on the round's members and topics and returns one
+// assignment per member ID it was given (an empty member ID gets none: no
+// assignment can be addressed to it), sorted by member ID, and the round's
+// stats. generation is the generation being balanced into, or 0 or less
+// when the client does not say (then no claim is dropped as impossible).
+//
+// It fails only when the assignor does, or when the assignor's plan breaks
+// the rules every plan keeps (a partition given twice or to a member that
+// does not subscribe to it, an entry for a member not in the group): no
+// assignment is better than an unsafe one. Members it could not read or
+// assign, and claims it could not trust, cost those members alone (see
+// [Round.AddSubscription], [Round.AddMetadata]): a claim at or above
+// generation cannot be true (no member has been given anything in it yet),
+// so such a member loses its claims, generation and user data, and cannot
+// outrank true owners (KIP-792). Under the cooperative protocol the
+// partitions claimed by a member assigned nothing are withheld from
+// everyone else this round (unless their new holder's own claim is newer),
+// since it holds them until it revokes them.
+func (r *Round) Assign(generation int32) (*Result, error) {
+	start := time.Now()
+	l := r.l
+	stats := Stats{Generation: generation, Members: len(r.members)}
+	r.settle()
+	for _, mem := range r.members {
+		if mem.status != readable {
+			stats.Excluded++
+		}
+	}
+	if generation > 0 {
+		r.dropImpossible(generation, &stats)
+	}
+	ix, err := r.index()
+	if err != nil {
+		return nil, err
+	}
+	fp, err := r.run(ix)
+	if err != nil {
+		return nil, err
+	}
+	if l.cooperative {
+		stats.Withheld = r.withhold(ix, &fp)
+	}
+	plan := ix.PlanOf(fp)
+	res := &Result{Assignments: r.assignments(ix, plan, l.marks && fp.FollowUp)}
+	stats.count(ix, fp, plan)
+	stats.Duration = time.Since(start)
+	res.Stats = stats
+	l.log.Debug("rebalance", stats.attrs()...)
+	return res, nil
+}
+
+// settle marks, once, the members the round cannot assign: an empty
+// member ID, or one the round got more than once (every copy).
+func (r *Round) settle() {
+	if r.settled {
+		return
+	}
+	r.settled = true
+	count := make(map[string]int, len(r.members))
+	for _, mem := range r.members {
+		count[mem.m.ID]++
+	}
+	for i := range r.members {
+		mem := &r.members[i]
+		switch n := count[mem.m.ID]; {
+		case mem.m.ID == "":
+			r.l.log.Warn("a member has an empty member ID; assigned nothing")
+		case n > 1:
+			r.l.log.Warn("member ID listed several times; assigned nothing", "member", mem.m.ID, "times", n)
+			count[mem.m.ID] = -n // its later copies: logged already
+		case n < 0:
+		default:
+			continue
+		}
+		if mem.status == readable {
+			mem.status = excluded
+		}
+	}
+}
+
+// dropImpossible drops the claims of every member that claims a generation
+// at or above gen, the generation being balanced into.
+func (r *Round) dropImpossible(gen int32, stats *Stats) {
+	for i := range r.members {
+		mem := &r.members[i]
+		if mem.status == unreadable || mem.m.Generation < gen {
+			continue
+		}
+		n := mem.claims()
+		r.l.log.Warn("member claims a generation not below the one being balanced into; its claims and user data are ignored",
+			"member", mem.m.ID, "partitions", n, "claimed", mem.m.Generation, "generation", gen)
+		stats.IgnoredClaims += n
+		mem.owned, mem.view, mem.count = nil, wire.SubscriptionView{Subscription: mem.view.Subscription}, 0
+		mem.m.Generation, mem.m.UserData = assignor.NoGeneration, nil
+	}
+}
+
+// claims returns how many partitions the member claims, walking its
+// client's iterator if it must.
+func (mem *member) claims() int {
+	if mem.owned == nil {
+		return mem.count
+	}
+	n := 0
+	for _, ids := range mem.owned {
+		n += len(ids)
+	}
+	return n
+}
+
+// index builds the [assignor.Index] of the readable members and the topics,
+// sized up front; the claims of members read from raw metadata are read
+// into one array shared by all of them, each its own part.
+func (r *Round) index() (*assignor.Index, error) {
+	var b assignor.IndexBuilder
+	members, claims, hint := 0, 0, 0
+	for _, mem := range r.members {
+		if mem.status == readable {
+			members++
+			claims += mem.count
+			if mem.owned != nil {
+				hint = 1
+			}
+		}
+	}
+	if hint > 0 {
+		// Claims the client decoded cannot be counted without walking them:
+		// in a settled group members claim about every partition once.
+		for _, t := range r.topics {
+			hint += len(t.Partitions)
+		}
+	}
+	b.Grow(len(r.topics), members, claims+hint)
+	for _, t := range r.topics {
+		b.AddTopic(t)
+	}
+	parts := make([]int32, claims)
+	for _, mem := range r.members {
+		if mem.status != readable {
+			continue
+		}
+		owned := mem.owned
+		if mem.count > 0 && owned == nil {
+			owned = mem.view.OwnedPartitions(parts[:mem.count:mem.count])
+			parts = parts[mem.count:]
+		}
+		if owned == nil {
+			owned = noClaims
+		}
+		b.AddMember(mem.m, owned)
+	}
+	return b.Build()
+}
+
+// noClaims yields nothing: a member that claims nothing.
+func noClaims(func(string, []int32) bool) {}
+
+// run runs the assignor on ix through its fastest path; a plan is checked
+// and read into flat form.
+func (r *Round) run(ix *assignor.Index) (assignor.FlatPlan, error) {
+	var plan assignor.Plan
+	var err error
+	switch a := r.l.a.(type) {
+	case assignor.FlatAssignor:
+		fp, err := a.AssignFlat(ix)
+		if err != nil {
+			return assignor.FlatPlan{}, err
+		}
+		return fp, ix.Fits(fp)
+	case assignor.IndexAssignor:
+		plan, err = a.AssignIndex(ix)
+	default:
+		plan, err = a.Assign(ix.Group())
+	}
+	if err != nil {
+		return assignor.FlatPlan{}, err
+	}
+	return ix.ReadPlan(plan)
+}
+
+// assignments returns one assignment per distinct non-empty member ID, in ID
+// order: the plan's for a readable member, empty for the others.
+func (r *Round) assignments(ix *assignor.Index, plan assignor.Plan, rejoin bool) []Assignment {
+	ids := make([]string, 0, len(r.members))
+	for _, mem := range r.members {
+		if mem.m.ID != "" {
+			ids = append(ids, mem.m.ID)
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	out := make([]Assignment, len(ids))
+	for i, id := range ids {
+		out[i] = Assignment{Member: id, Rejoin: rejoin}
+		if m, ok := ix.MemberNumber(id); ok {
+			mp := plan.Members[m]
+			out[i].Partitions, out[i].UserData = mp.Assigned, mp.UserData
+		}
+	}
+	return out
+}
