@@ -1,8 +1,8 @@
 package franzgo
 
 import (
-	"slices"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"

@@ -3,8 +3,8 @@ package franzgo_test
 import (
 	"fmt"
 	"log/slog"
-	"os"
 	"maps"
+	"os"
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kgo"
