@@ -47,12 +47,13 @@ func (r *Round) Assign(generation int32) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var taken []bool
 	if l.cooperative {
-		stats.Withheld = r.withhold(ix, &fp)
+		taken, stats.Withheld = r.withhold(ix, &fp)
 	}
 	plan := ix.PlanOf(fp)
 	res := &Result{Assignments: r.assignments(ix, plan, l.marks && fp.FollowUp)}
-	stats.count(ix, fp, plan)
+	stats.count(ix, fp, plan, taken)
 	stats.Duration = time.Since(start)
 	res.Stats = stats
 	l.log.Debug("rebalance", stats.attrs()...)

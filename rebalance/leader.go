@@ -26,10 +26,10 @@ type Config struct {
 	DisableFastRejoin bool
 
 	// Logger receives a warning for each thing a round works around rather
-	// than fails on (a member it cannot read or assign, a claim it drops, a
-	// plan entry it cannot deliver) and, at debug level, each member as read
-	// and one summary per round. Nil (the default) discards: an adapter
-	// passes its own.
+	// than fails on (a member it cannot read or assign, a claim it drops)
+	// and, at debug level, one summary per round. Nil (the default) sends
+	// warnings and errors to [slog.Default] as it is when they happen, and
+	// nothing else.
 	Logger *slog.Logger
 }
 
@@ -55,11 +55,15 @@ func NewLeader(a assignor.Assignor, cfg Config) *Leader {
 	_, hook := a.(assignor.SubscriptionUserDataAssignor)
 	l.marks = hook && l.cooperative && !cfg.DisableFastRejoin
 	if l.log == nil {
-		l.log = slog.New(slog.DiscardHandler)
+		l.log = slog.New(warnings{})
 	}
 	l.log = l.log.With("assignor", l.name)
 	return l
 }
+
+// Logger returns the leader's logger (Config.Logger, or the default), for an
+// adapter's own records.
+func (l *Leader) Logger() *slog.Logger { return l.log }
 
 // Assignor returns the assignor the leader runs.
 func (l *Leader) Assignor() assignor.Assignor { return l.a }

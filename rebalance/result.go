@@ -148,9 +148,10 @@ type Stats struct {
 	Duration time.Duration
 }
 
-// count fills the figures that come from the plan: moved, withheld, given
-// back and the count spread.
-func (s *Stats) count(ix *assignor.Index, fp assignor.FlatPlan, plan assignor.Plan) {
+// count fills the figures that come from the plan: moved, withheld (taken:
+// the partitions withheld for members the round could not assign, nil for
+// none), given back and the count spread.
+func (s *Stats) count(ix *assignor.Index, fp assignor.FlatPlan, plan assignor.Plan, taken []bool) {
 	s.Partitions = ix.NumPartitions()
 	s.FollowUp = fp.FollowUp
 	withheld := 0
@@ -162,7 +163,7 @@ func (s *Stats) count(ix *assignor.Index, fp assignor.FlatPlan, plan assignor.Pl
 			if o >= 0 && h != o {
 				s.Moved++
 			}
-			if h < 0 && o != assignor.Unclaimed && wanted {
+			if h < 0 && wanted && (o != assignor.Unclaimed || taken != nil && taken[p]) {
 				withheld++
 			}
 		}

@@ -22,8 +22,9 @@ import (
 //
 // Claims at or above the generation being balanced into were dropped
 // before, so a member cannot hold the group back with an impossible
-// generation. O(C log C) for C excluded claims.
-func (r *Round) withhold(ix *assignor.Index, fp *assignor.FlatPlan) (outsideWithheld int) {
+// generation. It returns which flat partitions it took, and how many claims
+// outside the metadata. O(C log C) for C excluded claims.
+func (r *Round) withhold(ix *assignor.Index, fp *assignor.FlatPlan) (taken []bool, outsideWithheld int) {
 	outside := ix.Outside()
 	n := 0
 	for _, mem := range r.members {
@@ -37,6 +38,10 @@ func (r *Round) withhold(ix *assignor.Index, fp *assignor.FlatPlan) (outsideWith
 				if p, inside := flat(ix, t, known, id); inside {
 					if h := fp.Holder[p]; h >= 0 && !ownNewer(ix, h, p, gen) {
 						fp.Holder[p] = -1
+						if taken == nil {
+							taken = make([]bool, len(fp.Holder))
+						}
+						taken[p] = true
 						n++
 					}
 					continue
@@ -54,7 +59,7 @@ func (r *Round) withhold(ix *assignor.Index, fp *assignor.FlatPlan) (outsideWith
 		fp.FollowUp = true
 		r.l.log.Warn("withheld partitions claimed by members that are assigned nothing, until they revoke them", "partitions", n)
 	}
-	return outsideWithheld
+	return taken, outsideWithheld
 }
 
 // flat returns the flat number of partition id of topic t when the topic

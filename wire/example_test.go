@@ -55,25 +55,6 @@ func ExampleStickyUserData() {
 	// [{orders [1 3]}] 4 <nil>
 }
 
-// A leader whose plan withholds partitions marks each assignment's user
-// data; a member reads the mark and the assignor's own user data back. The
-// same user data unmarked is sent as it is.
-func ExampleRejoinEnvelope() {
-	inner := []byte("ab") // the assignor's own assignment user data
-	marked := wire.RejoinEnvelope{Rejoin: true, UserData: inner}.AppendTo(nil)
-	fmt.Printf("% x\n", marked)
-	e, err := wire.DecodeRejoinEnvelope(marked)
-	fmt.Println(e.Rejoin, string(e.UserData), err)
-
-	plain := wire.RejoinEnvelope{UserData: inner}.AppendTo(nil)
-	e, err = wire.DecodeRejoinEnvelope(plain)
-	fmt.Printf("% x: %v %s %v\n", plain, e.Rejoin, e.UserData, err)
-	// Output:
-	// fe 46 52 4a 00 00 00 01 00 00 00 02 61 62
-	// true ab <nil>
-	// 61 62: false ab <nil>
-}
-
 // A leader that feeds an assignor.IndexBuilder reads the owned partitions
 // straight from the metadata, into one scratch array, without building
 // []assignor.TopicPartitions.

@@ -101,34 +101,3 @@ func FuzzDecodeStickyUserData(f *testing.F) {
 		}
 	})
 }
-
-// FuzzDecodeRejoinEnvelope checks the envelope's decoder on any bytes, as
-// the others, and its encoder on any envelope: whatever (rejoin, user data)
-// a leader sends, a member reads back exactly, nil and empty apart.
-func FuzzDecodeRejoinEnvelope(f *testing.F) {
-	for _, v := range envelopeVectors {
-		f.Add(v.in, true)
-		f.Add(v.in, false)
-	}
-	f.Fuzz(func(t *testing.T, in []byte, rejoin bool) {
-		e, err := wire.DecodeRejoinEnvelope(in)
-		if err != nil {
-			checkDecodeError(t, err, in)
-			if e.Rejoin || !bytes.Equal(e.UserData, in) {
-				t.Fatalf("on error returned %+v, want the input as unmarked user data", e)
-			}
-		}
-		enc := e.AppendTo(nil)
-		again, err := wire.DecodeRejoinEnvelope(enc)
-		if err != nil || !reflect.DeepEqual(again, e) {
-			t.Fatalf("unstable: %#v re-encodes as % x, which decodes as %#v, %v", e, enc, again, err)
-		}
-		if enc2 := again.AppendTo(nil); !bytes.Equal(enc2, enc) {
-			t.Fatalf("re-encoding differs:\n % x\n % x", enc, enc2)
-		}
-		sent := wire.RejoinEnvelope{Rejoin: rejoin, UserData: in}
-		if got, err := wire.DecodeRejoinEnvelope(sent.AppendTo(nil)); err != nil || !reflect.DeepEqual(got, sent) {
-			t.Fatalf("sent %#v, read %#v, %v", sent, got, err)
-		}
-	})
-}

@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/rebalance"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -222,7 +223,7 @@ func TestRestartedStaticLeaderRecomputesTheSameMarkedBytes(t *testing.T) {
 		t.Fatalf("instance order: %s, %s", kept.MemberID, again.MemberID)
 	}
 	a, _ := wire.DecodeAssignment(kept.MemberAssignment)
-	if e, err := wire.DecodeRejoinEnvelope(a.UserData); err != nil || !e.Rejoin || len(a.Partitions) == 0 {
+	if _, rejoin, err := rebalance.ReadUserData(a.UserData); err != nil || !rejoin || len(a.Partitions) == 0 {
 		t.Fatalf("the stored assignment %v (%v) is not a marked one with partitions: the test proves nothing", a, err)
 	}
 	if !bytes.Equal(again.MemberAssignment, kept.MemberAssignment) {

@@ -10,7 +10,7 @@ import (
 	ibm "github.com/IBM/sarama"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/wire"
+	"github.com/kgroup/assignor/rebalance"
 )
 
 // ConfigError is one finding of [CheckConfig]: a setting that sarama's own
@@ -199,10 +199,6 @@ func checkProtocols(strategies []ibm.BalanceStrategy) *ConfigError {
 	return e
 }
 
-// probeGeneration is the generation checkGeneration hands an assignor's
-// subscription user data hook.
-const probeGeneration = 7
-
 // checkGeneration finds a member below subscription v2 whose cooperative
 // assignor's user data does not carry the generation as Java's 4 bytes.
 func checkGeneration(v ibm.KafkaVersion, s ibm.BalanceStrategy) *ConfigError {
@@ -210,52 +206,30 @@ func checkGeneration(v ibm.KafkaVersion, s ibm.BalanceStrategy) *ConfigError {
 	if !ok || v.IsAtLeast(ibm.V3_2_0_0) || !v.IsAtLeast(ibm.V2_4_0_0) || !assignor.Supports(ours.Assignor(), assignor.Cooperative) {
 		return nil
 	}
-	hook, ok := ours.Assignor().(assignor.SubscriptionUserDataAssignor)
-	var data []byte
-	if ok {
-		var err error
-		data, err = hook.SubscriptionUserData(assignor.MemberState{
-			Topics:     []string{"t"},
-			Owned:      []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{0}}},
-			Generation: probeGeneration,
-		})
-		if err != nil {
-			return nil // sarama then sends Consumer.Group.Member.UserData; nothing to judge
-		}
-	}
-	if gen, err := wire.DecodeCooperativeUserData(data); err == nil && gen == probeGeneration {
+	layout, size := rebalance.UserDataGeneration(ours.Assignor())
+	switch {
+	case layout == rebalance.CooperativeLayout:
 		return nil
-	}
-	if carriesOwnGeneration(s.Name(), data) {
+	case layout == rebalance.StickyLayout && s.Name() != "cooperative-sticky":
+		// Only this module's leaders read it, under a protocol name no other
+		// client implements (cooperative-weighted, say): no Java or sarama
+		// leader can run the group's rebalance and misread it. Under
+		// cooperative-sticky, shared with Java and sarama, only the 4-byte
+		// layout is safe.
 		return nil
 	}
 	e := &ConfigError{
 		Setting: "Version",
 		Fix:     "set Version to sarama.V3_2_0_0 or later (subscription v2 carries the generation), or have the assignor send the 4-byte cooperative user data (cooperative.Wrap does, unless Config.InnerUserData is set)",
 	}
-	if len(data) == 0 {
+	if size == 0 {
 		e.Problem = fmt.Sprintf("%v sends subscription v1, without generation, and %s's user data carries none: no leader can tell a stale claim from its valid owner's, so such partitions are withheld from both for an extra round",
 			v, s.Name())
 		return e
 	}
 	e.Problem = fmt.Sprintf("%v sends subscription v1, without generation, and %s's user data (%d bytes) is not the 4-byte generation Java and sarama leaders read: a Java leader takes its first 4 bytes as the generation (for sticky user data, the topic count), sarama's own leader drops it, and only this module's leaders read the sticky layout's",
-		v, s.Name(), len(data))
+		v, s.Name(), size)
 	return e
-}
-
-// carriesOwnGeneration reports whether a strategy's user data carries the
-// generation in a layout only this module's leaders read, under a protocol
-// name no other client implements (cooperative-weighted, say): then no Java
-// or sarama leader can run the group's rebalance and misread it, and this
-// module's leaders read it with [wire.UserDataGeneration]. Under
-// cooperative-sticky, shared with Java and sarama, only the 4-byte layout is
-// safe.
-func carriesOwnGeneration(name string, data []byte) bool {
-	if name == "cooperative-sticky" {
-		return false
-	}
-	gen, err := wire.UserDataGeneration(data)
-	return err == nil && gen == probeGeneration
 }
 
 func checkRetryBackoff(c *ibm.Config) *ConfigError {

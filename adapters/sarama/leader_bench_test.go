@@ -191,23 +191,16 @@ func bench(b *testing.B, name string, f func(b *testing.B)) {
 
 func benchLeader(b *testing.B, mode leaderMode, shape workload.Shape) {
 	in := newLeaderInput(b, mode, shape)
-	s := build(mode.assignor(), Config{})
+	s := build(mode.assignor(), Config{Logger: discard})
 	st := base(s)
 	members, err := in.join.GetMembers()
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := st.group(members, in.topics)
-	ix, err := st.index(members, in.topics)
+	out, err := s.Plan(members, in.topics)
 	if err != nil {
 		b.Fatal(err)
 	}
-	plan, err := st.a.Assign(g)
-	if err != nil {
-		b.Fatal(err)
-	}
-	out := st.balancePlan(members, plan)
-	st.setAssignmentData(plan)
 	fatal := func(b *testing.B, err error) {
 		if err != nil {
 			b.Fatal(err)
@@ -215,13 +208,8 @@ func benchLeader(b *testing.B, mode leaderMode, shape workload.Shape) {
 	}
 
 	bench(b, "sarama-decode", func(b *testing.B) { _, err := in.join.GetMembers(); fatal(b, err) })
-	bench(b, "read/before", func(b *testing.B) { st.group(members, in.topics) })
-	bench(b, "read/after", func(b *testing.B) { _, err := st.index(members, in.topics); fatal(b, err) })
-	bench(b, "core/before", func(b *testing.B) { _, err := st.a.Assign(g); fatal(b, err) })
-	bench(b, "core/after", func(b *testing.B) { _, err := assignor.AssignIndex(st.a, ix); fatal(b, err) })
-	bench(b, "plan-maps/before", func(b *testing.B) { st.legacyBalancePlan(members, plan); st.setAssignmentData(plan) })
-	bench(b, "plan-maps/after", func(b *testing.B) { st.balancePlan(members, plan); st.setAssignmentData(plan) })
-	bench(b, "forced-minimum", func(b *testing.B) { forcedMinimum(plan) })
+	bench(b, "plan/before", func(b *testing.B) { _, err := st.legacyPlan(members, in.topics); fatal(b, err) })
+	bench(b, "plan/after", func(b *testing.B) { _, err := s.Plan(members, in.topics); fatal(b, err) })
 	bench(b, "sarama-encode", func(b *testing.B) { syncRequest(b, s, out, members) })
 	bench(b, "leader/before", func(b *testing.B) {
 		members, err := in.join.GetMembers()

@@ -42,7 +42,7 @@ func TestInnerUserDataWithV1Members(t *testing.T) {
 		"b": {Version: 1, Topics: []string{"audit"}, OwnedPartitions: owned("orders", []int32{0}), UserData: innerUserData(t, "orders", 3, 0)},
 	}
 	topics := map[string][]int32{"orders": {0, 1}, "audit": {0}}
-	g := base(s).group(members, topics)
+	g := seenGroup(t, assignor.Protocols(base(s).a), base(s).cfg, members, topics)
 	if a, b := g.Members[0].Generation, g.Members[1].Generation; a != 5 || b != 3 {
 		t.Errorf("generations a %d, b %d; want 5 and 3", a, b)
 	}

@@ -53,7 +53,7 @@ func TestGroupMembers(t *testing.T) {
 		{
 			name: "v1, eager assignor: owned partitions without a generation (user data is opaque)",
 			meta: ibm.ConsumerGroupMemberMetadata{Version: 1, Topics: []string{"t"}, UserData: wire.CooperativeUserData(4), OwnedPartitions: owned("t", []int32{2, 0})},
-			want: assignor.Member{ID: "m", Topics: []string{"t"}, UserData: wire.CooperativeUserData(4), Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{2, 0}}}, Generation: assignor.NoGeneration},
+			want: assignor.Member{ID: "m", Topics: []string{"t"}, UserData: wire.CooperativeUserData(4), Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{0, 2}}}, Generation: assignor.NoGeneration},
 		},
 		{
 			name:      "v1, cooperative assignor: generation from the 4-byte user data (KIP-429, before KIP-792)",
@@ -72,7 +72,7 @@ func TestGroupMembers(t *testing.T) {
 			protocols: coop,
 			meta:      ibm.ConsumerGroupMemberMetadata{Version: 1, Topics: []string{"t"}, UserData: []byte{0, 0, 0, 0, 0, 1, 2}, OwnedPartitions: owned("t", []int32{1})},
 			want:      assignor.Member{ID: "m", Topics: []string{"t"}, UserData: []byte{0, 0, 0, 0, 0, 1, 2}, Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{1}}}, Generation: assignor.NoGeneration},
-			wantLog:   `member "m": user data (7 bytes)`,
+			wantLog:   "user data unreadable; its claims count without a generation\" adapter=sarama assignor=x member=m bytes=7",
 		},
 		{
 			name:      "v2: the subscription's generation wins over the user data (KIP-792)",
@@ -110,14 +110,13 @@ func TestGroupMembers(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var logs []string
-			tc.cfg.Logf = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
-			s := mustNew(t, &fixed{name: "x", protocols: tc.protocols}, tc.cfg)
-			g := base(s).group(map[string]ibm.ConsumerGroupMemberMetadata{"m": tc.meta}, nil)
+			var l logs
+			tc.cfg.Logger = l.logger()
+			g := seenGroup(t, tc.protocols, tc.cfg, map[string]ibm.ConsumerGroupMemberMetadata{"m": tc.meta}, nil)
 			if len(g.Members) != 1 || !reflect.DeepEqual(g.Members[0], tc.want) {
 				t.Fatalf("member = %+v\nwant     %+v", g.Members, tc.want)
 			}
-			if tc.wantLog == "" && len(logs) > 0 || tc.wantLog != "" && (len(logs) != 1 || !strings.Contains(logs[0], tc.wantLog)) {
+			if logs := l.all(); tc.wantLog == "" && len(logs) > 0 || tc.wantLog != "" && (len(logs) != 1 || !strings.Contains(logs[0], tc.wantLog)) {
 				t.Fatalf("logs = %q, want one containing %q", logs, tc.wantLog)
 			}
 		})
@@ -128,13 +127,13 @@ func TestGroupMembers(t *testing.T) {
 // their order and IDs; replica racks come from Config.ReplicaRacks.
 func TestGroupTopics(t *testing.T) {
 	racks := map[string][]string{"a/9": {"r1", "r2"}, "a/2": {"r3"}}
-	s := mustNew(t, &fixed{name: "x"}, Config{ReplicaRacks: func(topic string, p int32) []string {
+	cfg := Config{ReplicaRacks: func(topic string, p int32) []string {
 		return racks[fmt.Sprintf("%s/%d", topic, p)]
-	}})
+	}}
 	topics := map[string][]int32{"b": {0, 1}, "a": {9, 2, 5}, "c": nil}
-	g := base(s).group(nil, topics)
-	want := []assignor.Topic{
-		{Name: "a", Partitions: []int32{9, 2, 5}, ReplicaRacks: [][]string{{"r1", "r2"}, {"r3"}, nil}},
+	g := seenGroup(t, nil, cfg, map[string]ibm.ConsumerGroupMemberMetadata{"m": {Version: 3, RackID: strp("r1")}}, topics)
+	want := []assignor.Topic{ // as the index has them: partitions sorted, racks alongside
+		{Name: "a", Partitions: []int32{2, 5, 9}, ReplicaRacks: [][]string{{"r3"}, nil, {"r1", "r2"}}},
 		{Name: "b", Partitions: []int32{0, 1}},
 		{Name: "c"},
 	}
@@ -142,7 +141,7 @@ func TestGroupTopics(t *testing.T) {
 		t.Fatalf("topics = %+v\nwant %+v", g.Topics, want)
 	}
 	topics["a"][0] = 100 // the group does not alias sarama's input
-	if g.Topics[0].Partitions[0] != 9 {
+	if g.Topics[0].Partitions[2] != 9 {
 		t.Fatal("Group aliases sarama's partition lists")
 	}
 }
@@ -168,6 +167,7 @@ func TestPlan(t *testing.T) {
 		f := &fixed{name: "x", plan: assignor.Plan{Members: []assignor.MemberPlan{
 			{Member: "m0", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{3}}}, UserData: []byte("zero")},
 			{Member: "m1"},
+			{Member: "m2"},
 		}}}
 		s := mustNew(t, f, Config{})
 		if _, err := s.Plan(members, map[string][]int32{"a": {3}}); err != nil {
@@ -185,19 +185,19 @@ func TestPlan(t *testing.T) {
 			t.Fatal("AssignmentData returned its own slice")
 		}
 	})
-	t.Run("a plan entry for a member sarama did not send is dropped and logged", func(t *testing.T) {
-		var logs []string
+	t.Run("a plan entry for a member sarama did not send fails the plan, naming it", func(t *testing.T) {
 		f := &fixed{name: "x", plan: assignor.Plan{Members: []assignor.MemberPlan{
 			{Member: "ghost", Assigned: []assignor.TopicPartitions{{Topic: "a", Partitions: []int32{3}}}},
 		}}}
-		s := mustNew(t, f, Config{Logf: func(ff string, a ...any) { logs = append(logs, fmt.Sprintf(ff, a...)) }})
+		s := mustNew(t, f, Config{Logger: discard})
 		plan, err := s.Plan(members, map[string][]int32{"a": {3}})
-		if err != nil || len(plan) != 3 || len(logs) != 1 || !strings.Contains(logs[0], `"ghost"`) {
-			t.Fatalf("plan %v, err %v, logs %q", plan, err, logs)
+		if plan != nil || !errors.Is(err, assignor.ErrUnknownMember) || !strings.Contains(err.Error(), `"ghost"`) {
+			t.Fatalf("plan %v, err %v", plan, err)
 		}
 	})
 	t.Run("the assignor's error fails Plan, wrapped and named once", func(t *testing.T) {
 		errRange := errors.New("range: out of ideas")
+		errNoPlan := errors.New("no plan today")
 		for _, tc := range []struct {
 			name   string
 			a      assignor.Assignor
@@ -205,7 +205,7 @@ func TestPlan(t *testing.T) {
 			is     error
 			prefix string
 		}{
-			{"the adapter names an assignor whose error does not", roundrobin.New(), "", assignor.ErrEmptyMemberID, `sarama: plan: "roundrobin": `},
+			{"the adapter names an assignor whose error does not", &fixed{name: "mine", err: errNoPlan}, "m", errNoPlan, `sarama: plan: "mine": `},
 			{"the cooperative wrapper's error names the assignor itself", cooperative.Wrap(&fixed{name: "range", err: errRange}), "m", errRange, `sarama: plan: cooperative: "cooperative-range": `},
 		} {
 			s := mustNew(t, tc.a, Config{})
@@ -263,7 +263,7 @@ func TestPlanMalformedUserData(t *testing.T) {
 		for v := int16(0); v <= 3; v++ {
 			for i, ud := range garbage {
 				t.Run(fmt.Sprintf("%s/v%d/%d", a.Name(), v, i), func(t *testing.T) {
-					s := mustNew(t, a, Config{Logf: func(string, ...any) {}})
+					s := mustNew(t, a, Config{Logger: discard})
 					members := map[string]ibm.ConsumerGroupMemberMetadata{
 						"bad":  {Version: v, Topics: []string{"t"}, UserData: ud, OwnedPartitions: owned("t", []int32{0, 1}), GenerationID: 3},
 						"good": {Version: v, Topics: []string{"t"}, UserData: wire.CooperativeUserData(3), OwnedPartitions: owned("t", []int32{2, 3}), GenerationID: 3},

@@ -3,6 +3,7 @@ package sarama
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 
@@ -10,7 +11,7 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
-	"github.com/kgroup/assignor/wire"
+	"github.com/kgroup/assignor/rebalance"
 )
 
 // ErrNilAssignor is returned by [New] when it is given no assignor.
@@ -20,8 +21,11 @@ var ErrNilAssignor = errors.New("sarama: nil assignor")
 // advertises the name as the JoinGroup protocol name, which must not be empty.
 var ErrNoName = errors.New("sarama: assignor has an empty name")
 
+// Stats describes one rebalance on the leader: see [Config.OnRebalance].
+type Stats = rebalance.Stats
+
 // Config configures a [Strategy]. Its zero value is the default: no rack
-// information beyond what members send, and log lines to sarama's Logger.
+// information beyond what members send, warnings to [slog.Default].
 type Config struct {
 	// MemberRack gives the rack of a member whose subscription carries none.
 	// It runs on the leader, in Plan, once per member. sarama members never
@@ -40,13 +44,20 @@ type Config struct {
 	// which is where a Java leader reads them too.
 	ReplicaRacks func(topic string, partition int32) []string
 
-	// Logf receives one line for each thing the strategy works around rather
-	// than fails on: a member's undecodable cooperative user data, a plan
-	// entry naming a member sarama did not send, a strategy shared by
-	// several members, an assignment's malformed fast re-join envelope. Nil
-	// (the default) logs to sarama.Logger, which discards unless the
-	// application sets it.
-	Logf func(format string, args ...any)
+	// Logger receives a warning for each thing the strategy works around
+	// rather than fails on (a member's unreadable cooperative user data, an
+	// impossible claim, an empty or duplicate member ID, a strategy shared
+	// by several members, an assignment's malformed fast re-join mark) and,
+	// at debug level, one summary per rebalance. Nil (the default) sends
+	// warnings and errors to [slog.Default], and nothing else.
+	Logger *slog.Logger
+
+	// OnRebalance, when set, is called on the leader once per plan with the
+	// rebalance's figures ([Stats]: members, moved, withheld, given back,
+	// follow-up, leader time, count spread), after the plan is made and
+	// before sarama sends it. It runs in sarama's group goroutine: keep it
+	// short (feed a counter or a histogram).
+	OnRebalance func(Stats)
 
 	// DisableFastRejoin stops this member's leader from marking the
 	// assignments of a plan that withholds partitions for fast re-join
@@ -124,6 +135,16 @@ func New(a assignor.Assignor, cfg Config) (Strategy, error) {
 // build is New for an assignor known to be non-nil and named.
 func build(a assignor.Assignor, cfg Config) Strategy {
 	s := &strategy{a: a, cfg: cfg, cooperative: assignor.Supports(a, assignor.Cooperative)}
+	var memberRack func(string, string) string
+	if cfg.MemberRack != nil {
+		memberRack = func(id, _ string) string { return cfg.MemberRack(id) }
+	}
+	var log *slog.Logger
+	if cfg.Logger != nil {
+		log = cfg.Logger.With("adapter", "sarama")
+	}
+	s.leader = rebalance.NewLeader(a, rebalance.Config{MemberRack: memberRack, DisableFastRejoin: cfg.DisableFastRejoin, Logger: log})
+	s.log = s.leader.Logger()
 	for _, p := range assignor.Protocols(a) {
 		switch p {
 		case assignor.Eager:
@@ -153,6 +174,8 @@ type strategy struct {
 	cfg         Config
 	protocols   []ibm.RebalanceProtocol
 	cooperative bool
+	leader      *rebalance.Leader
+	log         *slog.Logger
 
 	mu sync.Mutex
 	// assignmentData is the last plan's assignment user data by member ID
@@ -181,32 +204,22 @@ func (s *strategy) AssignmentData(memberID string, topics map[string][]int32, ge
 	return slices.Clone(s.assignmentData[memberID]), nil
 }
 
-// rejoinEnvelopeSize is the size of a marked envelope around no user data.
-var rejoinEnvelopeSize = len(wire.RejoinEnvelope{Rejoin: true}.AppendTo(nil))
-
-// setAssignmentData keeps the assignment user data of plan for
-// AssignmentData: each member's own, marked for fast re-join when the plan
-// withholds partitions (cooperative.AssignmentUserData).
-//
-// It writes what cooperative.AssignmentUserData would for each member,
-// deciding the mark once for the plan and cutting every member's bytes
-// from one array.
-func (s *strategy) setAssignmentData(plan assignor.Plan) {
-	rejoin := !s.cfg.DisableFastRejoin && cooperative.MarksRejoin(s.a, plan)
+// setAssignmentData keeps the assignment user data of the round's
+// assignments for AssignmentData, as it goes on the wire (the assignor's
+// own, marked for fast re-join when the plan withholds partitions), every
+// member's bytes cut from one array.
+func (s *strategy) setAssignmentData(as []rebalance.Assignment) {
 	size := 0
-	for _, mp := range plan.Members {
-		size += len(mp.UserData)
-	}
-	if rejoin {
-		size += len(plan.Members) * rejoinEnvelopeSize
+	for _, a := range as {
+		size += len(a.UserData) + 12 // room for the fast re-join mark
 	}
 	data := make(map[string][]byte)
 	buf := make([]byte, 0, size)
-	for _, mp := range plan.Members {
+	for _, a := range as {
 		at := len(buf)
-		buf = wire.RejoinEnvelope{Rejoin: rejoin, UserData: mp.UserData}.AppendTo(buf)
-		if len(buf) > at || mp.UserData != nil { // empty, not null, stays empty
-			data[mp.Member] = buf[at:len(buf):len(buf)]
+		buf = a.AppendUserData(buf)
+		if len(buf) > at || a.UserData != nil { // empty, not null, stays empty
+			data[a.Member] = buf[at:len(buf):len(buf)]
 		}
 	}
 	s.mu.Lock()
@@ -226,14 +239,6 @@ func (s *strategy) wrap(op string, err error) error {
 		return fmt.Errorf("sarama: %s: %w", op, err)
 	}
 	return fmt.Errorf("sarama: %s: %q: %w", op, s.a.Name(), err)
-}
-
-func (s *strategy) logf(format string, args ...any) {
-	if s.cfg.Logf != nil {
-		s.cfg.Logf(format, args...)
-		return
-	}
-	ibm.Logger.Printf(format+"\n", args...)
 }
 
 // observerStrategy adds OnAssignment for an assignor that observes its
@@ -262,11 +267,11 @@ func (s *observerStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssig
 // rejoin for the mark (see Config.DisableFastRejoin), so the mark itself is
 // dropped. The result is a copy.
 func (s *strategy) ownUserData(userData []byte) []byte {
-	e, err := wire.DecodeRejoinEnvelope(userData)
+	own, _, err := rebalance.ReadUserData(userData)
 	if err != nil {
-		s.logf("sarama: %q: assignment user data: %v; handed to the assignor as it is", s.a.Name(), err)
+		s.log.Warn("assignment user data unreadable; handed to the assignor as it is", "error", err)
 	}
-	return e.UserData
+	return own
 }
 
 // memberStrategy adds both member-side hooks for an assignor that supplies
@@ -318,8 +323,8 @@ func (s *memberStrategy) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignm
 	if !s.shared && s.generation != assignor.NoGeneration &&
 		(generationID < s.generation || generationID == s.generation && !assignor.EqualTopicPartitions(owned, s.owned)) {
 		s.shared = true
-		s.logf("sarama: %q: assignment for generation %d after generation %d: is the strategy shared by several members? From now on its subscription user data carries no history",
-			s.a.Name(), generationID, s.generation)
+		s.log.Warn("assignment for an older or the same generation, with other partitions: is the strategy shared by several members? From now on its subscription user data carries no history",
+			"generation", generationID, "last", s.generation)
 	}
 	s.owned, s.generation = owned, generationID
 	s.stateMu.Unlock()

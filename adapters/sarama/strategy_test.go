@@ -32,7 +32,26 @@ func (f *fixed) Assign(g assignor.Group) (assignor.Plan, error) {
 	f.mu.Lock()
 	f.got = append(f.got, g.Clone())
 	f.mu.Unlock()
+	if f.plan.Members == nil && f.err == nil {
+		// No plan set: an entry for every member, nothing assigned.
+		var p assignor.Plan
+		for _, m := range g.Members {
+			p.Members = append(p.Members, assignor.MemberPlan{Member: m.ID})
+		}
+		return p, nil
+	}
 	return f.plan, f.err
+}
+
+// seenGroup returns the group an assignor declaring protocols is given
+// when a strategy configured with cfg plans members and topics.
+func seenGroup(t testing.TB, protocols []assignor.Protocol, cfg Config, members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) assignor.Group {
+	t.Helper()
+	f := &fixed{name: "x", protocols: protocols}
+	if _, err := build(f, cfg).Plan(members, topics); err != nil {
+		t.Fatal(err)
+	}
+	return f.last()
 }
 
 func (f *fixed) Protocols() []assignor.Protocol { return f.protocols }
@@ -219,15 +238,15 @@ func TestSharedStrategyDetected(t *testing.T) {
 		{"generation going backwards: two groups", []int32{7, 2}, []map[string][]int32{{"a": {0}}, {"a": {0}}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var logs []string
-			s := mustNew(t, &subscriber{fixed: &fixed{name: "x"}}, Config{Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
+			var l logs
+			s := mustNew(t, &subscriber{fixed: &fixed{name: "x"}}, Config{Logger: l.logger()})
 			for i, g := range tc.gens {
 				s.(ibm.OnAssignmentBalanceStrategy).OnAssignment(&ibm.ConsumerGroupMemberAssignment{Topics: tc.topics[i]}, g)
 			}
 			got, _ := s.(ibm.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"a"})
 			noHistory := string(got) == "topics=[a] owned= gen=-1"
-			if noHistory != tc.shared || (len(logs) == 1) != tc.shared {
-				t.Fatalf("user data %q, logs %q; want shared=%v", got, logs, tc.shared)
+			if noHistory != tc.shared || (len(l.all()) == 1) != tc.shared {
+				t.Fatalf("user data %q, logs %q; want shared=%v", got, l.all(), tc.shared)
 			}
 		})
 	}
@@ -236,7 +255,7 @@ func TestSharedStrategyDetected(t *testing.T) {
 // TestConcurrentUse runs every method at once; run with -race.
 func TestConcurrentUse(t *testing.T) {
 	sub := &subscriber{fixed: &fixed{name: "x", plan: assignor.Plan{Members: []assignor.MemberPlan{{Member: "m0", UserData: []byte{1}}}}}}
-	s := mustNew(t, sub, Config{Logf: func(string, ...any) {}})
+	s := mustNew(t, sub, Config{Logger: discard})
 	members := map[string]ibm.ConsumerGroupMemberMetadata{"m0": {Topics: []string{"a"}}}
 	topics := map[string][]int32{"a": {0, 1}}
 	var wg sync.WaitGroup

@@ -87,7 +87,7 @@ func TestWeighted(t *testing.T) {
 		"a": {Version: 1, Topics: []string{"orders"}, OwnedPartitions: owned("orders", topics["orders"]), UserData: userData(a)},
 		"b": {Version: 1, Topics: []string{"orders"}, UserData: userData(b)},
 	}
-	if g := base(a).group(members, topics); g.Members[0].Generation != 4 || g.Members[1].Generation != assignor.NoGeneration {
+	if g := seenGroup(t, assignor.Protocols(base(a).a), base(a).cfg, members, topics); g.Members[0].Generation != 4 || g.Members[1].Generation != assignor.NoGeneration {
 		t.Fatalf("generations read: a %d, b %d", g.Members[0].Generation, g.Members[1].Generation)
 	}
 	round1, err := a.Plan(members, topics)

@@ -1,9 +1,11 @@
 package e2e_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -174,13 +176,8 @@ func TestSharedStrategyDetectedInAGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	var mu sync.Mutex
-	var logs []string
-	shared, err := saramaadapter.New(cooperative.Wrap(sticky.New()), saramaadapter.Config{Logf: func(f string, a ...any) {
-		mu.Lock()
-		logs = append(logs, fmt.Sprintf(f, a...))
-		mu.Unlock()
-	}})
+	var logs lockedBuffer
+	shared, err := saramaadapter.New(cooperative.Wrap(sticky.New()), saramaadapter.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,11 +206,7 @@ func TestSharedStrategyDetectedInAGroup(t *testing.T) {
 			}
 		})
 	}
-	detected := func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return slices.ContainsFunc(logs, func(l string) bool { return strings.Contains(l, "shared by several members") })
-	}
+	detected := func() bool { return strings.Contains(logs.String(), "shared by several members") }
 	for ctx.Err() == nil && !detected() {
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -223,7 +216,7 @@ func TestSharedStrategyDetectedInAGroup(t *testing.T) {
 	}
 	wg.Wait()
 	if !detected() {
-		t.Fatalf("sharing not detected; logs %q", logs)
+		t.Fatalf("sharing not detected; logs %q", logs.String())
 	}
 }
 
@@ -243,4 +236,22 @@ func (idle) ConsumeClaim(sess ibm.ConsumerGroupSession, claim ibm.ConsumerGroupC
 			return nil
 		}
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writes and reads.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -6,7 +6,7 @@
 // # Walk-through
 //
 // A [Sim] holds an in-memory group coordinator, the cluster's topics, and
-// member processes, each running a [github.com/kgroup/assignor/cooperative/member.Machine] with its own assignor
+// member processes, each running a [github.com/kgroup/assignor/internal/member.Machine] with its own assignor
 // instances and its own view of the metadata. Time is simulated: an event
 // queue ordered by time (and by scheduling order within a time) drives
 // heartbeats, request latency, metadata refreshes, session and rebalance

@@ -10,7 +10,7 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
-	"github.com/kgroup/assignor/cooperative/groupsim"
+	"github.com/kgroup/assignor/internal/groupsim"
 	"github.com/kgroup/assignor/roundrobin"
 	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/weighted"

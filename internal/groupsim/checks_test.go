@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/cooperative/groupsim"
+	"github.com/kgroup/assignor/internal/groupsim"
 	"github.com/kgroup/assignor/roundrobin"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/cooperative/member"
+	"github.com/kgroup/assignor/internal/member"
 )
 
 type groupState uint8

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/cooperative/member"
+	"github.com/kgroup/assignor/internal/member"
 )
 
 // Config holds the simulated timings. The zero value of each field selects

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/cooperative/member"
+	"github.com/kgroup/assignor/internal/member"
 )
 
 // A cooperative member that owns t0 partitions 0 and 1 is told to keep only

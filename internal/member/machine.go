@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/rebalance"
 )
 
 // Errors carried by [Stop] actions, wrapped in a [*StopError].
@@ -109,7 +110,8 @@ type Config struct {
 	// re-join mark ([SyncResponse].Rejoin), as Java's, sarama's and kgo's
 	// own members do: it then learns of the follow-up rebalance from its
 	// next heartbeat. Default false: the member rejoins at once, at most
-	// [MaxFastRejoins] times in a row (see [FastRejoinGuard]). An eager
+	// [rebalance.MaxFastRejoins] times in a row (see
+	// [rebalance.FastRejoinGuard]). An eager
 	// member never rejoins for the mark (it would stop everything it owns).
 	DisableFastRejoin bool
 }
@@ -131,7 +133,7 @@ type Machine struct {
 	last       []assignor.TopicPartitions // last assignment not lost (canonical)
 	rejoin     bool                       // a rejoin trigger arrived during a join or sync
 	noFast     bool                       // Config.DisableFastRejoin
-	fast       FastRejoinGuard
+	fast       rebalance.FastRejoinGuard
 
 	backoff, backoffMax time.Duration // Config.RetryBackoff and RetryBackoffMax, defaults filled in
 	finding             bool          // a FindCoordinator is due or in flight

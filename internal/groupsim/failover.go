@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kgroup/assignor/cooperative/member"
+	"github.com/kgroup/assignor/internal/member"
 )
 
 // failover moves the group's coordinator to another broker, which takes d

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/cooperative/member"
 	"github.com/kgroup/assignor/internal/fnv1a"
-	"github.com/kgroup/assignor/wire"
+	"github.com/kgroup/assignor/internal/member"
+	"github.com/kgroup/assignor/rebalance"
 )
 
 // process is one incarnation of a simulated member: a consumer process
@@ -343,14 +343,14 @@ func (s *Sim) replyJoin(p *process, a joinAnswer) {
 // assignment's user data and hands the rest to its machine.
 func (s *Sim) replySync(p *process, gen int32, code member.ErrorCode, a assignment) {
 	s.reply(p, true, func() {
-		e, err := wire.DecodeRejoinEnvelope(a.userData)
+		own, rejoin, err := rebalance.ReadUserData(a.userData)
 		if err != nil {
 			s.fail("member %s: assignment user data: %v", p.id(), err)
 		}
-		if e.Rejoin && code == member.None {
+		if rejoin && code == member.None {
 			s.tracef("%s assignment marked for fast re-join", p.id())
 		}
-		p.step(member.SyncResponse{Generation: gen, Err: code, Assigned: a.partitions, UserData: e.UserData, Rejoin: e.Rejoin})
+		p.step(member.SyncResponse{Generation: gen, Err: code, Assigned: a.partitions, UserData: own, Rejoin: rejoin})
 	})
 }
 

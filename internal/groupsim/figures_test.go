@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kgroup/assignor/cooperative/groupsim"
+	"github.com/kgroup/assignor/internal/groupsim"
 )
 
 // TestFigures prints the eager versus cooperative figures quoted in

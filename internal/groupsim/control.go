@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kgroup/assignor/cooperative/member"
+	"github.com/kgroup/assignor/internal/member"
 )
 
 // CreateTopic adds a topic with n partitions to the cluster. Members see it

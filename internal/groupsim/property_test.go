@@ -12,7 +12,7 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
-	"github.com/kgroup/assignor/cooperative/groupsim"
+	"github.com/kgroup/assignor/internal/groupsim"
 )
 
 // unstable is a valid but deliberately unstable eager assignor: round-robin

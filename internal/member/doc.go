@@ -67,13 +67,13 @@
 // The other members would learn of that follow-up rebalance from their
 // next heartbeat. This module's leaders mark every assignment of a plan
 // that withholds partitions (the design's NEEDS_REJOIN, step 2.6, carried
-// in the assignment's user data: wire.RejoinEnvelope), and a cooperative
+// in the assignment's user data: see package rebalance), and a cooperative
 // member whose assignment is marked ([SyncResponse].Rejoin) rejoins at
 // once too, so the follow-up round starts as soon as the revoking members
 // have committed. The mark changes when members rejoin, never what they
 // own. A member ignores it with [Config.DisableFastRejoin], in eager mode,
-// and past [MaxFastRejoins] marked assignments in a row
-// ([FastRejoinGuard]: an inner assignor that withholds in every round
+// and past [rebalance.MaxFastRejoins] marked assignments in a row
+// ([rebalance.FastRejoinGuard]: an inner assignor that withholds in every round
 // falls back to heartbeat pace).
 //
 // # Deviations from the KIP-429 design text

@@ -5,7 +5,7 @@ import (
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/cooperative"
-	"github.com/kgroup/assignor/cooperative/groupsim"
+	"github.com/kgroup/assignor/internal/groupsim"
 	"github.com/kgroup/assignor/roundrobin"
 )
 
