@@ -16,8 +16,12 @@
 //     cooperative); [Protocols] reads them, defaulting to eager.
 //   - [BalancedAssignor], [StickyAssignor]: quality it promises, which the
 //     conformance kit (package assignortest) checks.
-//   - [IndexAssignor]: it assigns from an [Index] an adapter built with an
-//     [IndexBuilder] straight from its client's decoded metadata.
+//   - [FlatAssignor]: it answers on an [Index] in flat form ([FlatPlan]: one
+//     holder per partition), the fast path of the cooperative wrapper and of
+//     the adapters (package rebalance), which build the Index with an
+//     [IndexBuilder] straight from their client's decoded metadata;
+//     [IndexAssignor] is the same for an assignor that answers with a Plan.
+//     [AssignIndex] runs any assignor on an Index through its fastest path.
 //   - [SubscriptionUserDataAssignor], [AssignmentObserver]: member-side hooks
 //     that run on every member, not on the leader.
 //
@@ -29,8 +33,14 @@
 // classifies those claims in one place: the valid owner of a partition is its
 // unique highest-generation claimant (KIP-792); a tie at the highest
 // generation makes it contested; lower claims are stale; claims outside the
-// metadata are kept apart. Every assignor in this module reads ownership from
-// the [Index] and nowhere else.
+// metadata are kept apart ([Index.Outside]). Every assignor in this module
+// reads ownership from the [Index] and nowhere else, through the same
+// methods a custom assignor uses.
+//
+// The Index is part of the contract, not a convenience: the classification
+// of claims is where KIP-429's safety lives (a stale claimant must never be
+// mistaken for the owner), and every assignor, wrapper and checker that
+// reads it from here agrees with [CheckPlan] by construction.
 //
 // # Writing an assignor on the Index
 //
@@ -38,9 +48,10 @@
 // (flat, in topic then partition order), and answers with read-only slices
 // and numbers: [Index.Subscribers], [Index.TopicRange], [Index.Owner],
 // [Index.Claims]. An assignor that decides one holder per flat partition
-// returns [Index.PlanFromHolders], which builds a sorted plan that aliases
-// nothing; the package Example writes a range assignor that way, and
-// packages roundrobin and sticky are built on the same view.
+// answers with a [FlatPlan] and builds its Plan with [Index.PlanOf], which
+// comes out sorted and aliases nothing; the package Example writes a range
+// assignor that way, and packages roundrobin, sticky and weighted are built
+// on the same view.
 //
 // # Partition sets
 //
@@ -57,17 +68,19 @@
 // [CheckPlan] returns every way a plan breaks the rules (double assignment,
 // naming both members; non-subscriber, unknown member, outside the metadata,
 // unassigned partition, and for cooperative plans the safety rule), each
-// naming the member, topic, partition and generation at fault. The
-// cooperative wrapper applies the same rules, in the same code, to the
-// inner assignor's plan and to its own.
+// naming the member, topic, partition and generation at fault. The same
+// rules, in the same code, read a plan into flat form ([Index.ReadPlan])
+// and check a flat one ([Index.CheckFlat]): the cooperative wrapper applies
+// them to the inner assignor's answer and to its own, the adapters to
+// every plan they send.
 //
 // # Examples
 //
-// The package Example writes a range assignor on an [Index] and runs the
-// conformance kit (package assignortest) on it; Example_roundRobin assigns
+// The package Example writes a range assignor on an [Index], with its flat
+// fast path, and runs the conformance kit (package assignortest) on it; Example_roundRobin assigns
 // a small group; [CheckPlan]'s example reads the violations of a
 // cooperative plan; [NewIndex]'s walks a group's numbering and claims and
-// builds a plan from holders. Package assignortest's examples show what a
+// builds a plan from a flat one. Package assignortest's examples show what a
 // kit failure looks like.
 //
 // # KIPs

@@ -21,11 +21,23 @@ type rangeAssignor struct{}
 
 func (rangeAssignor) Name() string { return "range" }
 
-func (rangeAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
+// Assign is the contract: the group in, the plan out.
+func (r rangeAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		return assignor.Plan{}, err
 	}
+	fp, err := r.AssignFlat(ix)
+	if err != nil {
+		return assignor.Plan{}, err
+	}
+	return ix.PlanOf(fp), nil
+}
+
+// AssignFlat is the optional fast path (assignor.FlatAssignor): the
+// adapters and cooperative.Wrap hand it the Index they built and take one
+// holder per flat partition, sparing the plan's lists.
+func (rangeAssignor) AssignFlat(ix *assignor.Index) (assignor.FlatPlan, error) {
 	holder := make([]int32, ix.NumPartitions()) // holder[p]: the member given flat partition p
 	for t := range int32(ix.NumTopics()) {
 		first, end := ix.TopicRange(t)
@@ -40,7 +52,7 @@ func (rangeAssignor) Assign(g assignor.Group) (assignor.Plan, error) {
 			}
 		}
 	}
-	return ix.PlanOf(assignor.FlatPlan{Holder: holder}), nil
+	return assignor.FlatPlan{Holder: holder}, nil
 }
 
 // This example writes a small custom assignor and runs the conformance kit

@@ -16,7 +16,7 @@ type Plan struct {
 	// that revoke something rejoin at once, the others learn of the rebalance
 	// from their next heartbeat), but this module's adapters mark the
 	// assignments' user data with it, so that their members rejoin at once
-	// too (fast re-join: cooperative.MarksRejoin).
+	// too (fast re-join: package rebalance).
 	FollowUp bool
 }
 

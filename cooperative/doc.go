@@ -7,9 +7,9 @@
 // Wrap(sticky.New()) is "cooperative-sticky", the protocol Java, sarama and
 // franz-go members use, and Wrap(roundrobin.New()) is a safe
 // "cooperative-roundrobin". [Split] runs the same rebalance and also returns
-// the design's three sets ([Sets]), for tools and tests. The member side
-// lives in package cooperative/member and the group simulator in
-// cooperative/groupsim.
+// the design's three sets ([Sets]), for tools and tests. What a client
+// adapter does around the wrapper (the leader's round, the members' side,
+// fast re-join) lives in package rebalance.
 //
 // # One rebalance, on the leader
 //
@@ -113,16 +113,16 @@
 // The design (step 2.6) sets NEEDS_REJOIN for all the members when a plan
 // withholds something, "for fast re-join and rebalance"; the released
 // protocol dropped the field. This module's adapters put that mark in the
-// assignment's user data instead ([AssignmentUserData], a
-// [wire.RejoinEnvelope] around the assignor's own user data, when
-// [MarksRejoin]), so that their members rejoin at once and the follow-up
+// assignment's user data instead (package rebalance, around the assignor's
+// own user data, when the plan's FollowUp is set), so that their members
+// rejoin at once and the follow-up
 // round starts as soon as the revoking members have committed, rather
 // than at the slowest member's next heartbeat. Java's, sarama's and
 // franz-go's members ignore assignment user data under cooperative-sticky,
 // so the mark costs them nothing. The mark changes when members rejoin,
-// never what they are assigned. The member side (package
-// cooperative/member) stops honouring it after a few marked rounds in a
-// row, for an inner assignor that withholds in every round.
+// never what they are assigned. The member side
+// ([rebalance.FastRejoinGuard]) stops honouring it after a few marked
+// rounds in a row, for an inner assignor that withholds in every round.
 //
 // # Cost
 //

@@ -66,38 +66,6 @@
 // Below subscription v2 a cooperative member carries its generation in one
 // of these two layouts; [UserDataGeneration] reads either.
 //
-// This module's rejoin envelope, the assignment user data of a cooperative
-// plan that withholds partitions ([RejoinEnvelope]; any other assignment
-// user data is the assignor's own, as is):
-//
-//	magic      4 bytes  FE 46 52 4A
-//	version    int16    0
-//	flags      int16    bit 0: rejoin at once (fast re-join)
-//	user_data  nullable bytes: the assignor's own assignment user data
-//
-// # Tolerance
-//
-// The decoders accept what sarama and franz-go accept from real clients: a
-// subscription field of version 1 or later that is missing because the input
-// ends just before it decodes as absent (kafka-go sends v1 without owned
-// partitions: franz-go issue #493); bytes after the last known field are
-// ignored; a version above 3 decodes as its version-3 prefix, as Java does.
-// A null array reads as empty, a null non-nullable string as "". Anything
-// else malformed is a [*DecodeError] wrapping [ErrTruncated],
-// [ErrNegativeLength] or [ErrUnsupportedVersion], naming the message, the
-// field and its byte offset.
-//
-// # Bounded decoding
-//
-// Every decoder checks the whole input before it allocates: an array of n
-// int32 needs 4n bytes left, of n strings 2n, of n topic-partitions entries
-// 6n. A forged length therefore fails fast, and a decoded value never holds
-// more than its input describes. Results never alias the input; the strings
-// of one value share one allocation, and so do its partition slices (each
-// with its capacity clipped, so appending to one never writes into another).
-//
-// # Encoding cost
-//
 // Each AppendTo measures its output first and grows dst once, so encoding
 // into a reused buffer allocates nothing.
 //
@@ -106,7 +74,8 @@
 // The package Example sends a subscription as bytes and reads it back as an
 // assignor.Member; [DecodeAssignment]'s shows a decoding error naming the
 // field and its offset; [StickyUserData]'s encodes and decodes eager sticky
-// user data; [RejoinEnvelope]'s marks an assignment for fast re-join.
+// user data. (The fast re-join mark this module's leaders put in assignment
+// user data is package rebalance's.)
 //
 // # KIPs
 //

@@ -17,9 +17,9 @@ var (
 	ErrNegativeLength = errors.New("wire: negative length")
 	// ErrUnsupportedVersion: a negative message version. Returned by
 	// [DecodeSubscription] and [DecodeAssignment] (versions above 3 decode as
-	// their version-3 prefix), [DecodeRejoinEnvelope] (versions above 0
-	// decode as their version-0 prefix), and by Validate for a negative
-	// Version.
+	// their version-3 prefix), package rebalance's fast re-join envelope
+	// (versions above 0 decode as their version-0 prefix), and by Validate
+	// for a negative Version.
 	ErrUnsupportedVersion = errors.New("wire: unsupported version")
 	// ErrTrailingBytes: cooperative-sticky user data longer than its 4 bytes.
 	// Returned by [DecodeCooperativeUserData] only.
