@@ -63,7 +63,7 @@ type memberReport struct {
 	Count               int              `json:"partitions"`
 	// Lag is the records between the committed offsets and the end of the
 	// member's partitions; -1 when no partition has a committed offset.
-	Lag           int64 `json:"lag"`
+	Lag            int64 `json:"lag"`
 	LagUncommitted int   `json:"lag_uncommitted_partitions,omitempty"`
 	// Measured is records/s arriving at its partitions (two end-offset
 	// samples); Reported what its weighted report says (nil: no report).

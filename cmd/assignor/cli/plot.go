@@ -74,7 +74,9 @@ type lagPlot struct {
 	marks  []float64 // elapsed seconds of each new Stable assignment
 }
 
-func newLagPlot(group string) *lagPlot { return &lagPlot{group: group, series: map[string]*lagSeries{}} }
+func newLagPlot(group string) *lagPlot {
+	return &lagPlot{group: group, series: map[string]*lagSeries{}}
+}
 
 // add takes one event of the timeline.
 func (l *lagPlot) add(e event) {
