@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -99,7 +98,7 @@ func (l *lagPlot) add(e event) {
 
 // save draws lag per member over time, with a dotted vertical line at each
 // new assignment, to a PNG file.
-func (l *lagPlot) save(path string, d time.Duration) error {
+func (l *lagPlot) save(path string) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("group %s: lag per member (dotted: a new assignment seen)", l.group)
 	p.X.Label.Text = "seconds"
@@ -137,9 +136,6 @@ func (l *lagPlot) save(path string, d time.Duration) error {
 		p.Legend.Add(n, line)
 	}
 	p.X.Min, p.Y.Min = 0, 0
-	if d > 0 {
-		p.X.Max = max(p.X.Max, d.Seconds())
-	}
 	p.Legend.Top, p.Legend.Left = true, true
 	return p.Save(10*vg.Inch, 4.5*vg.Inch, path)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -35,9 +36,28 @@ type Entry struct {
 func Assignor[T assignor.Assignor](key, name string, newT func() T) Entry {
 	e := Entry{Key: key, Name: name}
 	if newT != nil {
-		e.New = func() assignor.Assignor { return newT() }
+		e.New = func() assignor.Assignor {
+			a := newT()
+			if isNil(a) {
+				return nil // a typed nil: Register rejects it
+			}
+			return a
+		}
 	}
 	return e
+}
+
+// isNil reports whether v is nil or a nil pointer, map, slice, func or
+// channel inside an interface.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch r := reflect.ValueOf(v); r.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return r.IsNil()
+	}
+	return false
 }
 
 // keyPattern is what a key may hold.

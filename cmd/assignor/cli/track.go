@@ -183,6 +183,9 @@ func (t *tracker) stableEvents(o observation) []event {
 		var rename map[string]string
 		if t.lastAny != nil {
 			before, rename = t.lastAny.Assignment, renames(t.lastAny, &o)
+			// Moves name members that have left too.
+			e.names = maps.Clone(t.lastAny.Names)
+			maps.Copy(e.names, o.Names)
 		}
 		e.First = t.lastAny == nil
 		if before != nil {

@@ -146,7 +146,7 @@ func (w *watcher) finish(plotPath string, stderr io.Writer, demoErr error) error
 		return err
 	}
 	if plotPath != "" {
-		if err := w.lags.save(plotPath, time.Duration(w.t.polls)*w.o.interval); err != nil {
+		if err := w.lags.save(plotPath); err != nil {
 			return fmt.Errorf("-plot %s: %w", plotPath, err)
 		}
 		fmt.Fprintf(stderr, "plot: %s\n", plotPath)
