@@ -37,8 +37,10 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kgroup/assignor"
 	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
 	"github.com/kgroup/assignor/sticky"
+	"github.com/kgroup/assignor/wire"
 )
 
 // Options shapes the demo. Zero fields take the defaults noted.
@@ -62,6 +64,21 @@ type Options struct {
 	Session, Heartbeat time.Duration
 	// Logf, if set, receives progress lines.
 	Logf func(format string, args ...any)
+	// OnSync, if set, sees every leader's SyncGroup on the broker, of any
+	// group, as it arrives (before the broker answers): the generation
+	// and the plan. Tests compare what the commands infer with it.
+	OnSync func(Sync)
+}
+
+// Sync is one leader's SyncGroup request: the plan of one generation.
+type Sync struct {
+	At         time.Time
+	Group      string
+	Generation int32
+	Leader     string
+	// Plan maps each member ID to its assigned partitions (sorted); a
+	// member whose assignment does not decode is absent.
+	Plan map[string][]assignor.TopicPartitions
 }
 
 func (o *Options) defaults() {
@@ -123,6 +140,22 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		return nil, fmt.Errorf("demo: start broker: %w", err)
 	}
 	c := &Cluster{opts: opts, cluster: kc, rates: zipfRates(opts), starts: map[int]int{}}
+	if opts.OnSync != nil {
+		kc.ControlKey(int16(kmsg.SyncGroup), func(req kmsg.Request) (kmsg.Response, error, bool) {
+			r, ok := req.(*kmsg.SyncGroupRequest)
+			if !ok || len(r.GroupAssignment) == 0 {
+				return nil, nil, false
+			}
+			s := Sync{At: time.Now(), Group: r.Group, Generation: r.Generation, Leader: r.MemberID, Plan: map[string][]assignor.TopicPartitions{}}
+			for _, a := range r.GroupAssignment {
+				if dec, err := wire.DecodeAssignment(a.MemberAssignment); err == nil {
+					s.Plan[a.MemberID] = assignor.NormalizeTopicPartitions(dec.Partitions)
+				}
+			}
+			opts.OnSync(s)
+			return nil, nil, false // observe only: the broker answers
+		})
+	}
 	c.client, err = kgo.NewClient(kgo.SeedBrokers(kc.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
 		kgo.ProducerLinger(0), kgo.RetryTimeout(5*time.Second))
 	if err != nil {
