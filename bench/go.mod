@@ -7,6 +7,7 @@ require (
 	github.com/kgroup/assignor v0.0.0
 	github.com/kgroup/assignor/adapters/franzgo v0.0.0
 	github.com/kgroup/assignor/adapters/sarama v0.0.0
+	github.com/kgroup/assignor/cmd/assignor v0.0.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/twmb/franz-go v1.22.3
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
@@ -51,4 +52,5 @@ replace (
 	github.com/kgroup/assignor => ..
 	github.com/kgroup/assignor/adapters/franzgo => ../adapters/franzgo
 	github.com/kgroup/assignor/adapters/sarama => ../adapters/sarama
+	github.com/kgroup/assignor/cmd/assignor => ../cmd/assignor
 )
