@@ -187,3 +187,25 @@ func TestBuildGroup(t *testing.T) {
 		t.Errorf("weights without a measure: %v", g.Topics[0].Weights)
 	}
 }
+
+func TestDescribeConsumerGroup(t *testing.T) {
+	s := snapshot{Group: "g", Type: typeConsumer, State: "Reconciling", Epoch: 9, AssignmentEpoch: 9, AssignorName: "uniform",
+		Members: []rawMember{
+			{MemberID: "x", ClientID: "cx", MemberType: 1, MemberEpoch: 9, SubscribedTopics: []string{"a"}, Assigned: tps("a:0,1"), Target: tps("a:0")},
+			{MemberID: "y", ClientID: "cy", MemberType: 1, MemberEpoch: 8, SubscribedTopics: []string{"a"}, Target: tps("a:1")},
+		},
+		Topics: []topicMeta{{Name: "a", Partitions: []int32{0, 1}}}}
+	d := describe(newView(s))
+	if d.GenerationInferred || d.Generation != 9 || d.Protocol != "uniform" {
+		t.Errorf("epoch %d inferred %v assignor %s", d.Generation, d.GenerationInferred, d.Protocol)
+	}
+	var buf bytes.Buffer
+	if err := renderDescribe(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"group epoch 9, assignment epoch 9", "cx: a[0 1]", "target: a[0]", "cy: -", "target: a[1]", "KIP-848 group: the broker assigns"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("missing %q in\n%s", want, buf.String())
+		}
+	}
+}
