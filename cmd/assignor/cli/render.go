@@ -106,7 +106,11 @@ func memberTable(d description) *table {
 // renderWhatIf writes w for people.
 func renderWhatIf(out io.Writer, w whatIf) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "group %s: %s (now) → %s (%s), from generation %s\n", w.Group, orDash(w.Current), w.Assignor, w.Name, fmtGen(w.Generation))
+	target := w.Assignor
+	if w.Name != w.Assignor {
+		target += " (protocol " + w.Name + ")"
+	}
+	fmt.Fprintf(&b, "group %s: %s now → %s, from generation %s\n", w.Group, orDash(w.Current), target, fmtGen(w.Generation))
 	fmt.Fprintf(&b, "weights: %s\n\n", w.Weights)
 	if _, err := io.WriteString(out, b.String()); err != nil {
 		return err
@@ -123,7 +127,11 @@ func renderWhatIf(out io.Writer, w whatIf) error {
 	if !w.Settled {
 		settle = fmt.Sprintf("not settled after %d rounds", w.Rounds)
 	}
-	fmt.Fprintf(&b, "\n%s; %d partition(s) move, %d placed, %d withheld in the first round\n", settle, w.Moved, w.Placed, w.Withheld)
+	fmt.Fprintf(&b, "\n%s; %d partition(s) move, %d placed, %d withheld in the first round", settle, w.Moved, w.Placed, w.Withheld)
+	if w.Returned > 0 {
+		fmt.Fprintf(&b, " (%d of them handed back to their holder)", w.Returned)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "heaviest now:   %-12s %s records/s (%s the mean; count spread %d)\n", w.Before.Heaviest, fmtLoad(w.Before.LoadMax), fmtRatio(w.Before.OverMean), w.Before.CountSpread)
 	fmt.Fprintf(&b, "heaviest after: %-12s %s records/s (%s the mean; count spread %d)\n", w.After.Heaviest, fmtLoad(w.After.LoadMax), fmtRatio(w.After.OverMean), w.After.CountSpread)
 	if len(w.Moves) > 0 {
@@ -144,7 +152,7 @@ func renderEvent(w io.Writer, e event) error {
 	var text string
 	switch e.Kind {
 	case eventState:
-		text = fmt.Sprintf("state %s; %d member(s): %s", e.State, len(e.Members), orNone(strings.Join(e.Members, " ")))
+		text = fmt.Sprintf("%s; %d member(s): %s", e.State, len(e.Members), orNone(strings.Join(e.Members, " ")))
 		if e.State != "Stable" {
 			text += "  (assignments not visible until Stable)"
 		}
@@ -165,7 +173,7 @@ func renderEvent(w io.Writer, e event) error {
 				gen += " (inferred)"
 			}
 		}
-		text = fmt.Sprintf("stable %s: %d member(s)", gen, len(e.Members))
+		text = fmt.Sprintf("%s: %d member(s)", gen, len(e.Members))
 		switch {
 		case e.First:
 			text += ", first assignment seen"
@@ -193,7 +201,7 @@ func renderEvent(w io.Writer, e event) error {
 		for _, n := range names {
 			parts = append(parts, fmt.Sprintf("%s %s", n, fmtLag(e.Lag[n])))
 		}
-		text = "lag " + strings.Join(parts, ", ")
+		text = strings.Join(parts, ", ")
 	default:
 		text = e.Text
 	}
@@ -215,6 +223,13 @@ func renderSummary(w io.Writer, s watchSummary) error {
 		}
 	} else {
 		b.WriteString("no generation seen\n")
+	}
+	if len(s.FinalLag) > 0 {
+		var parts []string
+		for _, n := range sortedKeys(s.FinalLag) {
+			parts = append(parts, n+" "+fmtLag(s.FinalLag[n]))
+		}
+		fmt.Fprintf(&b, "lag at the last stable poll: %s\n", strings.Join(parts, ", "))
 	}
 	if s.UnknownPolls > 0 {
 		fmt.Fprintf(&b, "%d stable poll(s) with no generation to read (no member claims one)\n", s.UnknownPolls)

@@ -112,6 +112,7 @@ type tracker struct {
 	unseen     []int32
 	unknownGen int
 	backs      int
+	lastLag    map[string]int64 // by short name, from the last Stable poll
 }
 
 func newTracker(start time.Time) *tracker { return &tracker{start: start, first: -1} }
@@ -166,6 +167,7 @@ func (t *tracker) observe(o observation) []event {
 			e.Lag[o.Names[id]] = l
 			e.Load[o.Names[id]] = o.Load[id]
 		}
+		t.lastLag = e.Lag
 		out = append(out, e)
 	}
 	return out
@@ -261,16 +263,18 @@ type watchSummary struct {
 	Observed []int32 `json:"observed"`
 	Unseen   []int32 `json:"unseen"`
 	// Accounted: len(Observed)+len(Unseen) == Last-First+1.
-	Accounted    bool     `json:"accounted"`
-	UnknownPolls int      `json:"unknown_generation_polls"`
-	Backs        int      `json:"generation_went_down"`
-	Cannot       []string `json:"cannot_see"`
+	Accounted    bool `json:"accounted"`
+	UnknownPolls int  `json:"unknown_generation_polls"`
+	// FinalLag is each member's lag at the last Stable poll.
+	FinalLag map[string]int64 `json:"final_lag"`
+	Backs    int              `json:"generation_went_down"`
+	Cannot   []string         `json:"cannot_see"`
 }
 
 // summary returns the accounting so far.
 func (t *tracker) summary() watchSummary {
 	s := watchSummary{Polls: t.polls, Stable: t.stable, Rebalance: t.rebalance, Errors: t.errors, First: t.first, Last: -1,
-		Observed: slices.Clone(t.observed), Unseen: slices.Clone(t.unseen), UnknownPolls: t.unknownGen, Backs: t.backs, Cannot: cannotSee()}
+		Observed: slices.Clone(t.observed), Unseen: slices.Clone(t.unseen), UnknownPolls: t.unknownGen, Backs: t.backs, Cannot: cannotSee(), FinalLag: t.lastLag}
 	if s.Observed == nil {
 		s.Observed = []int32{}
 	}

@@ -116,6 +116,9 @@ func TestTrackerAccounting(t *testing.T) {
 	if sum.First != 2 || sum.Last != 3 || !slices.Equal(sum.Observed, []int32{2, 3}) || len(sum.Unseen) != 0 || !sum.Accounted || sum.Backs != 1 {
 		t.Errorf("summary %+v", sum)
 	}
+	if len(sum.FinalLag) != 2 || sum.FinalLag["X"] != 1 || sum.FinalLag["W"] != 1 {
+		t.Errorf("final lag %v, want the last poll's members", sum.FinalLag)
+	}
 	if sum.Polls != 7 || sum.Stable != 6 || sum.Rebalance != 1 {
 		t.Errorf("polls %d stable %d rebalancing %d", sum.Polls, sum.Stable, sum.Rebalance)
 	}

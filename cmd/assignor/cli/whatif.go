@@ -43,8 +43,11 @@ type whatIf struct {
 	Moved  int    `json:"moved"`
 	Placed int    `json:"placed"`
 	// Withheld counts the partitions the first round assigns to nobody
-	// (a cooperative plan revokes them first, then hands them over).
+	// (a cooperative plan revokes them first, then hands them over);
+	// Returned those of them that a later round hands back to the member
+	// that held them (revoked and paused, yet not moved).
 	Withheld int             `json:"withheld"`
+	Returned int             `json:"withheld_returned"`
 	Members  []whatIfMember  `json:"members"`
 	Before   loadSummary     `json:"before"`
 	After    loadSummary     `json:"after"`
@@ -217,7 +220,16 @@ func planWhatIf(v groupView, e Entry) (whatIf, error) {
 		for _, mp := range plans[0].Members {
 			first = assignor.MergeTopicPartitions(first, mp.Assigned)
 		}
-		w.Withheld = assignor.CountPartitions(assignor.SubtractTopicPartitions(v.subscribedPartitions(), first))
+		withheld := assignor.SubtractTopicPartitions(v.subscribedPartitions(), first)
+		w.Withheld = assignor.CountPartitions(withheld)
+		was, now := holders(before), holders(after)
+		for _, t := range withheld {
+			for _, p := range t.Partitions {
+				if k := (tp{t.Topic, p}); was[k] != "" && was[k] == now[k] {
+					w.Returned++
+				}
+			}
+		}
 	}
 	for _, m := range v.members {
 		mp, _ := last.Member(m.ID)
