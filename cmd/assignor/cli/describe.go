@@ -328,6 +328,9 @@ func sumUp(rows []memberReport, subscribed []assignor.TopicPartitions) totals {
 // notes are what the description cannot show, said plainly.
 func (v *groupView) notes() []string {
 	var out []string
+	if len(v.members) == 0 {
+		out = append(out, fmt.Sprintf("the group has no members (state %s): nothing is assigned; its committed offsets are kept", v.snap.State))
+	}
 	if v.snap.Type == typeClassic {
 		out = append(out, "leader: not visible from outside (DescribeGroups does not name the member that computed the assignment)")
 		switch {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -207,5 +208,19 @@ func TestDescribeConsumerGroup(t *testing.T) {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("missing %q in\n%s", want, buf.String())
 		}
+	}
+}
+
+func TestDescribeEmptyGroup(t *testing.T) {
+	d := describe(newView(snapshot{Group: "g", Type: typeClassic, State: "Empty", ProtocolType: "consumer"}))
+	if d.Assignments || len(d.Members) != 0 || !strings.Contains(strings.Join(d.Notes, "\n"), "the group has no members (state Empty)") {
+		t.Errorf("assignments %v, members %d, notes %q", d.Assignments, len(d.Members), d.Notes)
+	}
+	var buf bytes.Buffer
+	if err := renderDescribe(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := planWhatIf(newView(snapshot{Group: "g", Type: typeClassic, State: "Empty"}), Assignor("s", "", sticky.New)); err == nil || !strings.Contains(err.Error(), "no members") {
+		t.Errorf("whatif on a group with no members: %v", err)
 	}
 }

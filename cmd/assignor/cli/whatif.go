@@ -186,11 +186,11 @@ func planWhatIf(v groupView, e Entry) (whatIf, error) {
 	a := e.New()
 	w := whatIf{Group: v.snap.Group, At: v.snap.At, Assignor: e.Key, Name: a.Name(), Current: v.protocol, Generation: v.gen,
 		WindowSeconds: v.snap.Window.Seconds()}
+	if len(v.members) == 0 {
+		return w, fmt.Errorf("group %s has no members to assign to (state %s)", v.snap.Group, v.snap.State)
+	}
 	if !v.stable {
 		return w, fmt.Errorf("group %s is %s: %w; try again when it is", v.snap.Group, v.snap.State, errNotStable)
-	}
-	if len(v.members) == 0 {
-		return w, fmt.Errorf("group %s has no members to assign to", v.snap.Group)
 	}
 	var user func(assignor.MemberState) []byte
 	if a.Name() != v.protocol {
