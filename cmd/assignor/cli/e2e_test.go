@@ -44,13 +44,22 @@ func (l *syncLog) of(group string) []demo.Sync {
 // runJSON runs the command and decodes its -json output into v.
 func runJSON(t *testing.T, v any, args ...string) {
 	t.Helper()
+	if err := tryJSON(v, args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tryJSON runs the command and decodes its -json output into v, or
+// returns why it could not.
+func tryJSON(v any, args ...string) error {
 	var out, errb bytes.Buffer
 	if code := Run(context.Background(), append(args, "-json"), &out, &errb); code != 0 {
-		t.Fatalf("assignor %s: exit %d\n%s", strings.Join(args, " "), code, errb.String())
+		return fmt.Errorf("assignor %s: exit %d\n%s", strings.Join(args, " "), code, errb.String())
 	}
 	if err := json.Unmarshal(out.Bytes(), v); err != nil {
-		t.Fatalf("assignor %s: %v\n%s", strings.Join(args, " "), err, out.String())
+		return fmt.Errorf("assignor %s: %v\n%s", strings.Join(args, " "), err, out.String())
 	}
+	return nil
 }
 
 // TestE2E runs the command against groups on the in-process kfake broker
@@ -211,8 +220,12 @@ func e2eDescribeKgo(t *testing.T, d *demo.Cluster, brokers string, log *syncLog,
 	var desc description
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		runJSON(t, &desc, "describe", "-brokers", brokers, "-group", group, "-window", "0")
-		settled := desc.State == "Stable" && len(desc.Members) == n && desc.Totals.Assigned == 24
+		// The group exists once its first member has joined.
+		err := tryJSON(&desc, "describe", "-brokers", brokers, "-group", group, "-window", "0")
+		if err != nil && !strings.Contains(err.Error(), "group") {
+			t.Fatal(err)
+		}
+		settled := err == nil && desc.State == "Stable" && len(desc.Members) == n && desc.Totals.Assigned == 24
 		if serverSide {
 			for _, m := range desc.Members {
 				settled = settled && slices.EqualFunc(m.Assigned, m.Target, equalJSONTP)
@@ -223,7 +236,7 @@ func e2eDescribeKgo(t *testing.T, d *demo.Cluster, brokers string, log *syncLog,
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("group %s not settled: state %s, %d members, %d assigned", group, desc.State, len(desc.Members), desc.Totals.Assigned)
+			t.Fatalf("group %s not settled: state %s, %d members, %d assigned (last error: %v)", group, desc.State, len(desc.Members), desc.Totals.Assigned, err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

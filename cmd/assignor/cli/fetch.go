@@ -79,7 +79,7 @@ func (a *admin) describeGroup(ctx context.Context, group string, s *snapshot) er
 		}
 		return fmt.Errorf("DescribeGroups %s: %w", group, err)
 	}
-	if g.State == "Dead" || (g.State == "Empty" && len(g.Members) == 0 && g.ProtocolType == "") {
+	if g.State == "Dead" { // what brokers before DescribeGroups v6 say of a group they do not know
 		return a.unknownGroup(ctx, group)
 	}
 	s.Type, s.State, s.ProtocolType, s.Protocol = typeClassic, g.State, g.ProtocolType, g.Protocol
@@ -181,6 +181,9 @@ func (a *admin) unknownGroup(ctx context.Context, group string) error {
 		return fmt.Errorf("%w %q on %s (listing groups failed too: %v)", errUnknownGroup, group, strings.Join(a.brokers, ","), err)
 	}
 	names := listed.Groups()
+	if slices.Contains(names, group) {
+		return fmt.Errorf("group %q is listed but could not be described (being created or deleted right now): try again", group)
+	}
 	switch {
 	case len(names) == 0:
 		return fmt.Errorf("%w %q: the cluster at %s has no groups (check -group, and -brokers)", errUnknownGroup, group, strings.Join(a.brokers, ","))
