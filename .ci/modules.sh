@@ -7,7 +7,10 @@
 #      imports every core package lists the core and at most its test helper
 #      (pgregory.net/rapid); one that imports each adapter lists the core, the
 #      adapter and the client with the client's own requirements, nothing
-#      else (no kfake, plot, progressbar, goleak).
+#      else (no kfake, plot, progressbar, goleak); one that imports the
+#      command's library (cmd/assignor/cli) lists this repository's modules
+#      and the graphs of the libraries it names (sarama, franz-go's kgo, kadm
+#      and kfake, gonum/plot), nothing else (no progressbar, goleak).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -94,11 +97,36 @@ adapter_graph() {
 	[ -z "$extra" ] || fail "a user of adapters/$name gets modules beyond the core, the adapter and $client's own graph: $extra"
 	echo "modules: a user of adapters/$name gets $(echo "$user" | wc -l) modules ($client alone: $(echo "$alone" | wc -l))"
 }
+
+# command_graph: the graph of a user who builds the assignor command with
+# assignors of their own (imports cmd/assignor/cli) against the graph of
+# the clients and libraries the command names: sarama, franz-go (kgo,
+# kadm, kfake for -demo) and gonum/plot. Beyond those, only this
+# repository's modules.
+command_graph() {
+	imports="github.com/kgroup/assignor/cmd/assignor/cli"
+	local user
+	user=$(graph "$tmp/command" "github.com/kgroup/assignor => $root" \
+		"github.com/kgroup/assignor/adapters/sarama => $root/adapters/sarama" \
+		"github.com/kgroup/assignor/cmd/assignor => $root/cmd/assignor")
+	imports="github.com/IBM/sarama github.com/twmb/franz-go/pkg/kgo github.com/twmb/franz-go/pkg/kadm github.com/twmb/franz-go/pkg/kfake gonum.org/v1/plot"
+	local alone
+	alone=$(graph "$tmp/command-libraries")
+	local extra
+	extra=$(comm -23 <(echo "$user" | sort) <(echo "$alone" | sort) |
+		grep -vxE "github.com/kgroup/assignor|github.com/kgroup/assignor/adapters/sarama|github.com/kgroup/assignor/cmd/assignor|pgregory.net/rapid" || true)
+	[ -z "$extra" ] || fail "a user of cmd/assignor/cli gets modules beyond this repository's and its libraries' own graphs: $extra"
+	echo "modules: a user of cmd/assignor/cli gets $(echo "$user" | wc -l) modules (its libraries alone: $(echo "$alone" | wc -l))"
+}
+
+# Every published module but the core (checked above) has a graph check.
 for dir in "${modules[@]}"; do
 	rel=$(realpath --relative-to="$root" "$dir")
 	case "$rel" in
 	adapters/sarama) adapter_graph sarama github.com/IBM/sarama ;;
 	adapters/franzgo) adapter_graph franzgo github.com/twmb/franz-go/pkg/kgo ;;
 	adapters/*) fail "no graph check for $rel: add its client to .ci/modules.sh" ;;
+	cmd/assignor) command_graph ;;
+	cmd/*) fail "no graph check for $rel: add it to .ci/modules.sh" ;;
 	esac
 done

@@ -7,6 +7,7 @@ require (
 	github.com/kgroup/assignor v0.0.0
 	github.com/kgroup/assignor/adapters/franzgo v0.0.0
 	github.com/kgroup/assignor/adapters/sarama v0.0.0
+	github.com/kgroup/assignor/cmd/assignor v0.0.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/twmb/franz-go v1.22.3
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
@@ -35,6 +36,7 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/rcrowley/go-metrics v0.0.0-20250401214520-65e299d6c5c9 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/twmb/franz-go/pkg/kadm v1.20.0 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/net v0.59.0 // indirect
@@ -50,4 +52,5 @@ replace (
 	github.com/kgroup/assignor => ..
 	github.com/kgroup/assignor/adapters/franzgo => ../adapters/franzgo
 	github.com/kgroup/assignor/adapters/sarama => ../adapters/sarama
+	github.com/kgroup/assignor/cmd/assignor => ../cmd/assignor
 )

@@ -66,6 +66,9 @@
 // scale out and in, static restart, a crash (connections reset, no LeaveGroup), and the
 // two-deploy migration from eager sticky. A deliberately broken strategy (every partition to
 // every member) shows that the checks see overlaps and duplicates on the real broker.
-// INTEROP_STRATEGY=sarama runs the g members with sarama's own cooperative-sticky instead, for
+// TestMixedInspect runs the assignor command (cmd/assignor) from outside the mixed group of Java
+// and our sarama members: describe, checked against the ledger (every member decoded, the
+// generation, each member's partitions, the producer's load), and whatif with every built-in
+// assignor. INTEROP_STRATEGY=sarama runs the g members with sarama's own cooperative-sticky instead, for
 // comparison. The ledger's analysis is itself tested on synthetic histories, without a broker.
 package e2e
