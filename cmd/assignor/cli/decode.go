@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/rebalance"
 	"github.com/kgroup/assignor/weighted"
 	"github.com/kgroup/assignor/wire"
 )
@@ -81,16 +83,15 @@ func decodeClassic(r rawMember, protocol string) member {
 		}
 	}
 	if len(r.Assignment) > 0 {
-		a, err := wire.DecodeAssignment(r.Assignment)
-		if err != nil {
+		a, err := rebalance.ParseAssignment(r.Assignment)
+		switch {
+		case errors.Is(err, rebalance.ErrEnvelope):
+			m.Problems = append(m.Problems, fmt.Sprintf("assignment user data: %v", err))
+		case err != nil:
 			m.Problems = append(m.Problems, fmt.Sprintf("assignment (%d bytes) does not decode: %v", len(r.Assignment), err))
-		} else {
-			m.Assigned = assignor.NormalizeTopicPartitions(a.Partitions)
-			env, err := wire.DecodeRejoinEnvelope(a.UserData)
-			if err != nil {
-				m.Problems = append(m.Problems, fmt.Sprintf("assignment user data: %v", err))
-			}
-			m.Rejoin = env.Rejoin
+		}
+		if err == nil || errors.Is(err, rebalance.ErrEnvelope) {
+			m.Assigned, m.Rejoin = a.Partitions, a.Rejoin
 		}
 	}
 	return m

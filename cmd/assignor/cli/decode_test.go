@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/rebalance"
 	"github.com/kgroup/assignor/weighted"
 	"github.com/kgroup/assignor/wire"
 )
@@ -115,7 +116,7 @@ func TestDecodeClassic(t *testing.T) {
 			raw:     rawMember{Metadata: subscription(2, 1, nil, ""), Assignment: []byte{0, 0, 0, 0, 0, 1}},
 			version: 2, claim: 1, claimFrom: "subscription", layout: userDataNone, reported: -1, problem: "assignment (6 bytes) does not decode"},
 		{name: "fast re-join mark in the assignment user data", protocol: "cooperative-sticky",
-			raw:     rawMember{Metadata: subscription(2, 1, nil, ""), Assignment: assignment("a:1", wire.RejoinEnvelope{Rejoin: true}.AppendTo(nil))},
+			raw:     rawMember{Metadata: subscription(2, 1, nil, ""), Assignment: assignment("a:1", rebalance.Assignment{Rejoin: true}.AppendUserData(nil))},
 			version: 2, claim: 1, claimFrom: "subscription", layout: userDataNone, assigned: "a:1", rejoin: true, reported: -1},
 		{name: "not Stable: no metadata, identity only", protocol: "",
 			raw:     rawMember{MemberID: "m"},

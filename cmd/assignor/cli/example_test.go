@@ -14,7 +14,10 @@ import (
 // list of the assignors it can plan with. A program would call cli.Main()
 // instead of Run, and `whatif -assignor strict-sticky` would plan with it.
 func ExampleRegister() {
-	strict := func() *sticky.Assignor { return sticky.NewWithConfig(sticky.Config{IgnoreUserData: true}) }
+	strict := func() *sticky.Assignor {
+		a, _ := sticky.NewWithConfig(sticky.Config{IgnoreUserData: true}) // every sticky Config is valid
+		return a
+	}
 	if err := cli.Register(cli.Assignor("strict-sticky", "sticky that ignores eager user data", strict)); err != nil {
 		fmt.Println(err)
 		return
