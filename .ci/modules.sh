@@ -107,14 +107,14 @@ command_graph() {
 	imports="github.com/kgroup/assignor/cmd/assignor/cli"
 	local user
 	user=$(graph "$tmp/command" "github.com/kgroup/assignor => $root" \
-		"github.com/kgroup/assignor/adapters/sarama => $root/adapters/sarama" \
+		"github.com/kgroup/assignor/adapters/saramaassignor => $root/adapters/saramaassignor" \
 		"github.com/kgroup/assignor/cmd/assignor => $root/cmd/assignor")
 	imports="github.com/IBM/sarama github.com/twmb/franz-go/pkg/kgo github.com/twmb/franz-go/pkg/kadm github.com/twmb/franz-go/pkg/kfake gonum.org/v1/plot"
 	local alone
 	alone=$(graph "$tmp/command-libraries")
 	local extra
 	extra=$(comm -23 <(echo "$user" | sort) <(echo "$alone" | sort) |
-		grep -vxE "github.com/kgroup/assignor|github.com/kgroup/assignor/adapters/sarama|github.com/kgroup/assignor/cmd/assignor|pgregory.net/rapid" || true)
+		grep -vxE "github.com/kgroup/assignor|github.com/kgroup/assignor/adapters/saramaassignor|github.com/kgroup/assignor/cmd/assignor|pgregory.net/rapid" || true)
 	[ -z "$extra" ] || fail "a user of cmd/assignor/cli gets modules beyond this repository's and its libraries' own graphs: $extra"
 	echo "modules: a user of cmd/assignor/cli gets $(echo "$user" | wc -l) modules (its libraries alone: $(echo "$alone" | wc -l))"
 }
@@ -123,8 +123,8 @@ command_graph() {
 for dir in "${modules[@]}"; do
 	rel=$(realpath --relative-to="$root" "$dir")
 	case "$rel" in
-	adapters/sarama) adapter_graph sarama github.com/IBM/sarama ;;
-	adapters/franzgo) adapter_graph franzgo github.com/twmb/franz-go/pkg/kgo ;;
+	adapters/saramaassignor) adapter_graph saramaassignor github.com/IBM/sarama ;;
+	adapters/kgoassignor) adapter_graph kgoassignor github.com/twmb/franz-go/pkg/kgo ;;
 	adapters/*) fail "no graph check for $rel: add its client to .ci/modules.sh" ;;
 	cmd/assignor) command_graph ;;
 	cmd/*) fail "no graph check for $rel: add it to .ci/modules.sh" ;;

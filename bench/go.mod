@@ -5,8 +5,8 @@ go 1.26.0
 require (
 	github.com/IBM/sarama v1.61.1
 	github.com/kgroup/assignor v0.0.0
-	github.com/kgroup/assignor/adapters/franzgo v0.0.0
-	github.com/kgroup/assignor/adapters/sarama v0.0.0
+	github.com/kgroup/assignor/adapters/kgoassignor v0.0.0
+	github.com/kgroup/assignor/adapters/saramaassignor v0.0.0
 	github.com/kgroup/assignor/cmd/assignor v0.0.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/twmb/franz-go v1.22.3
@@ -50,7 +50,7 @@ require (
 // (docs/development.md).
 replace (
 	github.com/kgroup/assignor => ..
-	github.com/kgroup/assignor/adapters/franzgo => ../adapters/franzgo
-	github.com/kgroup/assignor/adapters/sarama => ../adapters/sarama
+	github.com/kgroup/assignor/adapters/kgoassignor => ../adapters/kgoassignor
+	github.com/kgroup/assignor/adapters/saramaassignor => ../adapters/saramaassignor
 	github.com/kgroup/assignor/cmd/assignor => ../cmd/assignor
 )

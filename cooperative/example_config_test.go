@@ -16,7 +16,7 @@ import (
 // inner assignor's user data (sticky's: the assignment, then the
 // generation) instead of the 4-byte generation; below subscription v2 only
 // this module's leaders read the generation from it (see
-// saramaadapter.CheckConfig).
+// saramaassignor.CheckConfig).
 func ExampleWrapWithConfig() {
 	g := assignor.Group{
 		Members: []assignor.Member{

@@ -98,8 +98,10 @@ func (r *Round) dropImpossible(gen int32, stats *Stats) {
 			continue
 		}
 		n := mem.claims()
-		r.l.log.Warn("member claims a generation not below the one being balanced into; its claims and user data are ignored",
-			"member", mem.m.ID, "partitions", n, "claimed", mem.m.Generation, "generation", gen)
+		if n > 0 || len(mem.m.UserData) > 0 {
+			r.l.log.Warn("member claims a generation not below the one being balanced into; its claims and user data are ignored",
+				"member", mem.m.ID, "partitions", n, "claimed", mem.m.Generation, "generation", gen)
+		}
 		stats.IgnoredClaims += n
 		mem.owned, mem.view, mem.count = nil, wire.SubscriptionView{Subscription: mem.view.Subscription}, 0
 		mem.m.Generation, mem.m.UserData = assignor.NoGeneration, nil

@@ -9,7 +9,7 @@
 // producer writes to every partition throughout; members join one at a time,
 // then leave one at a time; the program then waits until every record has
 // been consumed, prints a summary, and exits (bounded by -timeout). Every
-// member's config goes through saramaadapter.CheckConfig first; its findings
+// member's config goes through saramaassignor.CheckConfig first; its findings
 // are printed, not fatal, so that bad settings can be tried.
 //
 //	go run ./examples/sarama-consumer

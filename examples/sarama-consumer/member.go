@@ -7,7 +7,7 @@ import (
 
 	ibm "github.com/IBM/sarama"
 
-	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/adapters/saramaassignor"
 	"github.com/kgroup/assignor/sticky"
 )
 
@@ -26,10 +26,10 @@ func config(o options, name string) (*ibm.Config, error) {
 	cfg := ibm.NewConfig()
 	cfg.ClientID = name
 	cfg.Version = ibm.V3_2_0_0 // owned partitions and generation in every join
-	strategy := saramaadapter.CooperativeSticky()
+	strategy := saramaassignor.CooperativeSticky()
 	if o.eager {
 		var err error
-		if strategy, err = saramaadapter.New(sticky.New(), saramaadapter.Config{}); err != nil {
+		if strategy, err = saramaassignor.New(sticky.New(), saramaassignor.Config{}); err != nil {
 			return nil, err
 		}
 	}
@@ -56,7 +56,7 @@ func startMember(addrs []string, o options, name string, t *tally) (*member, err
 	if err != nil {
 		return nil, err
 	}
-	if err := saramaadapter.CheckConfig(cfg); err != nil {
+	if err := saramaassignor.CheckConfig(cfg); err != nil {
 		// Printed, not fatal, so that the flags can try bad settings.
 		fmt.Printf("%s: config check:\n  %v\n", name, err)
 	}

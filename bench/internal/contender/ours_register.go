@@ -3,8 +3,8 @@ package contender
 import (
 	ibm "github.com/IBM/sarama"
 	"github.com/kgroup/assignor"
-	franzadapter "github.com/kgroup/assignor/adapters/franzgo"
-	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/adapters/kgoassignor"
+	"github.com/kgroup/assignor/adapters/saramaassignor"
 	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/sticky"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -22,7 +22,7 @@ func init() {
 		Order: 12,
 		New: func() Runner {
 			return &saramaRunner{
-				NewStrategy: func() ibm.BalanceStrategy { return mustAdapter(coop(), saramaadapter.Config{}) },
+				NewStrategy: func() ibm.BalanceStrategy { return mustAdapter(coop(), saramaassignor.Config{}) },
 				Core:        coop,
 				NewLeader: func(topics []assignor.Topic, members []MemberJoin) ibm.BalanceStrategy {
 					return mustAdapter(coop(), adapterRacks(topics, members))
@@ -33,7 +33,7 @@ func init() {
 		Order: 13,
 		New: func() Runner {
 			return &saramaRunner{
-				NewStrategy: func() ibm.BalanceStrategy { return mustAdapter(sticky.New(), saramaadapter.Config{}) },
+				NewStrategy: func() ibm.BalanceStrategy { return mustAdapter(sticky.New(), saramaassignor.Config{}) },
 				Core:        func() assignor.Assignor { return sticky.New() },
 				NewLeader: func(topics []assignor.Topic, members []MemberJoin) ibm.BalanceStrategy {
 					return mustAdapter(sticky.New(), adapterRacks(topics, members))
@@ -56,8 +56,8 @@ func init() {
 
 // mustAdapter builds the sarama adapter; New fails only for a nil assignor or
 // an empty name, neither of which can happen here.
-func mustAdapter(a assignor.Assignor, cfg saramaadapter.Config) ibm.BalanceStrategy {
-	s, err := saramaadapter.New(a, cfg)
+func mustAdapter(a assignor.Assignor, cfg saramaassignor.Config) ibm.BalanceStrategy {
+	s, err := saramaassignor.New(a, cfg)
 	if err != nil {
 		panic(err)
 	}
@@ -69,11 +69,11 @@ func mustAdapter(a assignor.Assignor, cfg saramaadapter.Config) ibm.BalanceStrat
 // the sarama adapter's does.
 func newFranzAdapterRunner(newAssignor func() assignor.Assignor) Runner {
 	return &franzRunner{
-		balancer: mustFranzAdapter(newAssignor(), franzadapter.Config{}),
+		balancer: mustFranzAdapter(newAssignor(), kgoassignor.Config{}),
 		core:     newAssignor,
 		newLeader: func(topics []assignor.Topic, members []MemberJoin) kgo.GroupBalancer {
 			rc := adapterRacks(topics, members)
-			cfg := franzadapter.Config{ReplicaRacks: rc.ReplicaRacks}
+			cfg := kgoassignor.Config{ReplicaRacks: rc.ReplicaRacks}
 			if rc.MemberRack != nil {
 				cfg.MemberRack = func(id, _ string) string { return rc.MemberRack(id) }
 			}
@@ -84,8 +84,8 @@ func newFranzAdapterRunner(newAssignor func() assignor.Assignor) Runner {
 
 // mustFranzAdapter builds the franz-go adapter; New fails only for a nil
 // assignor or an empty name.
-func mustFranzAdapter(a assignor.Assignor, cfg franzadapter.Config) kgo.GroupBalancer {
-	b, err := franzadapter.New(a, cfg)
+func mustFranzAdapter(a assignor.Assignor, cfg kgoassignor.Config) kgo.GroupBalancer {
+	b, err := kgoassignor.New(a, cfg)
 	if err != nil {
 		panic(err)
 	}
@@ -95,8 +95,8 @@ func mustFranzAdapter(a assignor.Assignor, cfg franzadapter.Config) kgo.GroupBal
 // adapterRacks gives the adapter's leader the members' racks (sarama members
 // never send one, so the adapter's MemberRack option supplies them) and the
 // partitions' replica racks (in a real group, from ClientReplicaRacks).
-func adapterRacks(topics []assignor.Topic, members []MemberJoin) saramaadapter.Config {
-	var cfg saramaadapter.Config
+func adapterRacks(topics []assignor.Topic, members []MemberJoin) saramaassignor.Config {
+	var cfg saramaassignor.Config
 	racks := make(map[string]string)
 	for _, m := range members {
 		if m.Rack != "" {
@@ -127,5 +127,5 @@ func adapterRacks(topics []assignor.Topic, members []MemberJoin) saramaadapter.C
 // OursSaramaStrategy returns our cooperative-sticky as a sarama strategy for
 // one consumer group member, as a sarama application configures it.
 func OursSaramaStrategy() ibm.BalanceStrategy {
-	return mustAdapter(cooperative.Wrap(sticky.New()), saramaadapter.Config{})
+	return mustAdapter(cooperative.Wrap(sticky.New()), saramaassignor.Config{})
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroup/assignor"
-	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/adapters/saramaassignor"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -197,7 +197,7 @@ func TestSubscriptionCrossCodec(t *testing.T) {
 // codec reads from the same bytes.
 func TestSubscriptionThroughSarama(t *testing.T) {
 	rec := &recorder{}
-	s, err := saramaadapter.New(rec, saramaadapter.Config{})
+	s, err := saramaassignor.New(rec, saramaassignor.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@
 // scripts, a migration from kgo's eager sticky and a mixed group of ours on
 // franz-go, kgo's own cooperative-sticky, ours on sarama and sarama's own.
 // [OursKgo] is franz-go with this module's cooperative-sticky through
-// adapters/franzgo (fast re-join on; the harness passes the balancer to
+// adapters/kgoassignor (fast re-join on; the harness passes the balancer to
 // kgo.WithHooks too), [OursKgoNoFastRejoin] the same with it off, and
 // [KgoSticky] kgo's eager sticky. [FranzGoFigures] runs them and
 // [MarkdownSettle] renders what a rebalance cost, with each event's settle

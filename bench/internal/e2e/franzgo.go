@@ -8,7 +8,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/kgroup/assignor/adapters/franzgo"
+	"github.com/kgroup/assignor/adapters/kgoassignor"
 	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/sticky"
 )
@@ -20,10 +20,10 @@ import (
 // client that way).
 var (
 	OursKgo = Kind{Name: "ours-kgo", Kgo: func() []kgo.GroupBalancer {
-		return []kgo.GroupBalancer{franzgo.CooperativeSticky()}
+		return []kgo.GroupBalancer{kgoassignor.CooperativeSticky()}
 	}}
 	OursKgoNoFastRejoin = Kind{Name: "ours-kgo-nofast", Kgo: func() []kgo.GroupBalancer {
-		b, err := franzgo.New(cooperative.Wrap(sticky.New()), franzgo.Config{DisableFastRejoin: true})
+		b, err := kgoassignor.New(cooperative.Wrap(sticky.New()), kgoassignor.Config{DisableFastRejoin: true})
 		if err != nil { // unreachable: the assignor is non-nil and named
 			panic(err)
 		}

@@ -17,7 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"go.uber.org/goleak"
 
-	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/adapters/saramaassignor"
 	"github.com/kgroup/assignor/bench/internal/e2e"
 	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/sticky"
@@ -156,7 +156,7 @@ func TestClientReplicaRacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer client.Close()
-	racks := saramaadapter.ClientReplicaRacks(client)
+	racks := saramaassignor.ClientReplicaRacks(client)
 	for p := range int32(2) {
 		if got := racks("t", p); !slices.Equal(got, []string{"krack"}) {
 			t.Errorf("t/%d: racks %v, want [krack]", p, got)
@@ -177,7 +177,7 @@ func TestSharedStrategyDetectedInAGroup(t *testing.T) {
 	}
 	defer c.Close()
 	var logs lockedBuffer
-	shared, err := saramaadapter.New(cooperative.Wrap(sticky.New()), saramaadapter.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	shared, err := saramaassignor.New(cooperative.Wrap(sticky.New()), saramaassignor.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

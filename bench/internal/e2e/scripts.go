@@ -10,13 +10,13 @@ import (
 	ibm "github.com/IBM/sarama"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/adapters/saramaassignor"
 )
 
 // Ours is sarama with this module's cooperative-sticky
-// (saramaadapter.CooperativeSticky), a fresh strategy per member.
+// (saramaassignor.CooperativeSticky), a fresh strategy per member.
 var Ours = Kind{Name: "ours", Sarama: func() []ibm.BalanceStrategy {
-	return []ibm.BalanceStrategy{saramaadapter.CooperativeSticky()}
+	return []ibm.BalanceStrategy{saramaassignor.CooperativeSticky()}
 }}
 
 // OursLed reports whether a generation was planned by our assignor: a

@@ -1,7 +1,7 @@
 // Package e2e is the real-broker interop suite: Apache Kafka's own broker (4.4.0, KRaft, one
 // node on 127.0.0.1) and Java consumer (classic group protocol, CooperativeStickyAssignor) in
 // consumer groups with sarama v1.61.1 members running our cooperative-sticky
-// (adapters/sarama over cooperative.Wrap(sticky.New())), franz-go v1.22.3 members and sarama's
+// (adapters/saramaassignor over cooperative.Wrap(sticky.New())), franz-go v1.22.3 members and sarama's
 // own strategies, while records are produced throughout.
 //
 // The package has no API: it is its tests. They run only with ASSIGNOR_INTEROP=1 and Java and
@@ -21,7 +21,7 @@
 // sarama producer writing one record to every partition every 40 ms (300 records/s). Members
 // are named by kind: g (sarama, our strategy), s (sarama, its cooperative-sticky), e (sarama,
 // its eager sticky), m (sarama, ours then eager sticky: the first deploy of a migration), f
-// (franz-go, kgo.CooperativeStickyBalancer), k (franz-go with ours through adapters/franzgo, fast
+// (franz-go, kgo.CooperativeStickyBalancer), k (franz-go with ours through adapters/kgoassignor, fast
 // re-join on) and j (Java, one JVM hosting every Java member of the
 // scenario, driven over stdin/stdout in JSON lines). After every step the scenario waits until
 // the group is settled: every partition held by exactly one running member, the counts within

@@ -54,7 +54,7 @@ func (b *recordingBalancer) ParseSyncAssignment(assignment []byte) (map[string][
 }
 
 // franzMember is one franz-go consumer-group member with kgo.CooperativeStickyBalancer or
-// (kind ours-kgo) ours through adapters/franzgo. It
+// (kind ours-kgo) ours through adapters/kgoassignor. It
 // blocks rebalances while it processes a poll (BlockRebalanceOnPoll), commits after every poll
 // and, for what is left, in OnPartitionsRevoked.
 type franzMember struct {

@@ -20,10 +20,10 @@ func (tp topicPartition) String() string { return fmt.Sprintf("%s/%d", tp.topic,
 // Member kinds, as reported.
 const (
 	kindJava   = "java"     // Apache Kafka's Java consumer, CooperativeStickyAssignor
-	kindOurs   = "ours"     // sarama with our cooperative-sticky through adapters/sarama
+	kindOurs   = "ours"     // sarama with our cooperative-sticky through adapters/saramaassignor
 	kindSarama = "sarama"   // sarama with its built-in cooperative-sticky
 	kindFranz  = "franz-go" // franz-go kgo with kgo.CooperativeStickyBalancer
-	// kindOursKgo is franz-go with our cooperative-sticky through adapters/franzgo (fast
+	// kindOursKgo is franz-go with our cooperative-sticky through adapters/kgoassignor (fast
 	// re-join on).
 	kindOursKgo = "ours-kgo"
 

@@ -6,18 +6,18 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kgroup/assignor"
-	"github.com/kgroup/assignor/adapters/franzgo"
+	"github.com/kgroup/assignor/adapters/kgoassignor"
 	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/sticky"
 )
 
-// oursKgoBalancer returns ours on franz-go for member: adapters/franzgo over
+// oursKgoBalancer returns ours on franz-go for member: adapters/kgoassignor over
 // cooperative.Wrap(sticky.New()) with the default Config (fast re-join on), the assignor
 // wrapped so that the ledger learns which generations the member led. The balancer must reach
 // kgo unwrapped, as kgo.Balancers and as kgo.WithHooks: it binds itself to the client that
 // lists it, which fast re-join needs.
-func oursKgoBalancer(l *ledger, member string) (*franzgo.Balancer, error) {
-	return franzgo.New(&ledAssignor{inner: cooperative.Wrap(sticky.New()), ledger: l, member: member}, franzgo.Config{})
+func oursKgoBalancer(l *ledger, member string) (*kgoassignor.Balancer, error) {
+	return kgoassignor.New(&ledAssignor{inner: cooperative.Wrap(sticky.New()), ledger: l, member: member}, kgoassignor.Config{})
 }
 
 // ledAssignor forwards every hook the adapter uses to inner and records leadership: the

@@ -115,7 +115,7 @@ func (s *scenario) static(id string) { s.instances[id] = "inst-" + id }
 // cooperative-sticky, "e" one with sarama's eager sticky, "m" one with ours then sarama's eager
 // sticky (the first deploy of a migration: sarama then runs the eager protocol), "b" one with a
 // deliberately broken strategy (everythingToEveryone), "f" a franz-go member with
-// kgo.CooperativeStickyBalancer, "k" a franz-go member with ours through adapters/franzgo (fast
+// kgo.CooperativeStickyBalancer, "k" a franz-go member with ours through adapters/kgoassignor (fast
 // re-join on), "j" a Java consumer with CooperativeStickyAssignor.
 func (s *scenario) start(id string) {
 	s.t.Helper()

@@ -7,21 +7,21 @@ import (
 	"github.com/IBM/sarama"
 
 	"github.com/kgroup/assignor"
-	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/adapters/saramaassignor"
 	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/sticky"
 )
 
 // strategyUnderTest names what the sarama members run; INTEROP_STRATEGY chooses it:
 //
-//   - "ours" (the default): adapters/sarama over cooperative.Wrap of the inner assignor below,
+//   - "ours" (the default): adapters/saramaassignor over cooperative.Wrap of the inner assignor below,
 //     under the protocol name "cooperative-sticky" that Java members use;
 //   - "sarama": sarama's own NewBalanceStrategyCooperativeSticky, for comparison.
 var strategyUnderTest = func() string {
 	if os.Getenv("INTEROP_STRATEGY") == "sarama" {
 		return "sarama built-in cooperative-sticky"
 	}
-	return "ours: adapters/sarama + " + oursDescription
+	return "ours: adapters/saramaassignor + " + oursDescription
 }()
 
 // strategyKind is the ledger kind of the "g" members: ours unless INTEROP_STRATEGY=sarama.
@@ -38,7 +38,7 @@ func newStrategy() (sarama.BalanceStrategy, error) {
 	if os.Getenv("INTEROP_STRATEGY") == "sarama" {
 		return sarama.NewBalanceStrategyCooperativeSticky(), nil
 	}
-	s, err := saramaadapter.New(cooperative.Wrap(oursInner()), saramaadapter.Config{})
+	s, err := saramaassignor.New(cooperative.Wrap(oursInner()), saramaassignor.Config{})
 	if err != nil {
 		return nil, err
 	}

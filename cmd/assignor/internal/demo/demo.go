@@ -38,7 +38,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroup/assignor"
-	saramaadapter "github.com/kgroup/assignor/adapters/sarama"
+	"github.com/kgroup/assignor/adapters/saramaassignor"
 	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/wire"
 )
@@ -373,7 +373,7 @@ func (c *Cluster) startMember(i int) (*member, error) {
 	if incarnation > 1 {
 		name = fmt.Sprintf("%s-%d.%d", c.opts.Group, i, incarnation)
 	}
-	strategy, err := saramaadapter.New(sticky.New(), saramaadapter.Config{})
+	strategy, err := saramaassignor.New(sticky.New(), saramaassignor.Config{})
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,0 @@
-//go:build !race
-
-package franzgo
-
-// raceEnabled is whether the race detector is on: it changes allocation
-// counts.
-const raceEnabled = false

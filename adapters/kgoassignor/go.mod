@@ -1,0 +1,21 @@
+module github.com/kgroup/assignor/adapters/kgoassignor
+
+go 1.26.0
+
+require (
+	github.com/kgroup/assignor v0.0.0
+	github.com/twmb/franz-go v1.22.3
+	github.com/twmb/franz-go/pkg/kmsg v1.15.1
+	pgregory.net/rapid v1.3.0
+)
+
+require (
+	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+)
+
+// Until the core module is tagged, the adapter builds against the core in
+// this repository. This replace is dropped before the adapter is tagged
+// (consumers ignore replace directives in published modules): tag the core,
+// require that tag above, drop the replace, tag adapters/kgoassignor/vX.Y.Z.
+replace github.com/kgroup/assignor => ../..

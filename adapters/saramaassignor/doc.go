@@ -1,0 +1,156 @@
+// Package sarama runs any [assignor.Assignor] in a github.com/IBM/sarama
+// (v1.61+) consumer group, wire-compatible with Java and franz-go members of
+// the same group.
+//
+// # Plugging in
+//
+// The common case is one line per consumer group member:
+//
+//	config.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{saramaassignor.CooperativeSticky()}
+//
+// with config.Version at least sarama.V3_2_0_0, so that members send their
+// owned partitions and the generation of that ownership (subscription v2). Any
+// other assignor goes through [New]. Each member needs its own [Strategy]
+// value: sarama's member-side hooks carry no member identity, so the strategy
+// remembers its member's last assignment and generation (see [Strategy]).
+// Set GroupStrategies rather than append to it (sarama.NewConfig puts range
+// there).
+//
+// [CheckConfig] reports that mistake and the others sarama's own
+// Config.Validate lets through, each with its fix: a strategy list that makes
+// the group run eager, a Version below V3_2_0_0 with user data that does not
+// carry the generation, and settings that make cooperative second rounds
+// slow (Rebalance.Retry.Backoff, 2 s by default; the heartbeat interval;
+// Consumer.MaxWaitTime, since sarama sends fetches and group requests over
+// one connection per broker). Call it where the config is built:
+//
+//	if err := saramaassignor.CheckConfig(config); err != nil {
+//		log.Print(err) // or fail: each finding names its setting and fix
+//	}
+//
+// # What sarama does before Plan
+//
+// On the leader, before [Strategy.Plan] runs, sarama (v1.61.1):
+//
+//   - decodes every member's JoinGroup metadata itself
+//     (JoinGroupResponse.GetMembers) and fails the whole join if one member's
+//     bytes do not decode; the adapter never sees those bytes;
+//   - drops each member's static instance ID, so a sarama leader cannot order
+//     static members as Java's round-robin does (Plan sees member IDs only;
+//     see [RackByPrefix] for how to recover a client or instance ID);
+//   - refreshes metadata for every subscribed topic and fails the rebalance
+//     on a topic the brokers do not know, or creates it when the brokers
+//     auto-create topics (Metadata.AllowAutoTopicCreation, the default);
+//   - passes each topic's partition IDs from its metadata cache, which Plan
+//     maps faithfully (any IDs, any order).
+//
+// What does reach Plan, user data above all, is handled so that one member's
+// malformed bytes cost that member its history, never a panic and never a
+// failed rebalance for the group.
+//
+// After Plan, sarama asks [Strategy.AssignmentData] for each member of the
+// plan and sends an empty assignment to any member the plan leaves out (Plan
+// leaves none out). On each member, after SyncGroup, it calls OnAssignment
+// (when the assignor has member-side hooks) and then, in cooperative mode,
+// stops the handlers of revoked partitions, commits them and rejoins at once
+// if anything was revoked.
+//
+// # What the assignor sees
+//
+// Plan hands the assignor what it reads from sarama's input: an
+// [assignor.Index], built straight from sarama's decoded metadata with an
+// [assignor.IndexBuilder], to an [assignor.IndexAssignor] (this module's
+// sticky and round-robin assignors and its cooperative wrapper), and an
+// [assignor.Group] to any other assignor. Both describe the same group, as
+// follows.
+//
+// For each member: the topics of its subscription; the partitions it owns
+// (subscription v1+); the generation of that ownership, from the subscription
+// (v2+) or else, for a cooperative assignor, from the user data (v0–v1): the
+// 4-byte cooperative user data Java and sarama members below Kafka 3.2 send,
+// or the eager sticky layout this module's wrapper sends with
+// cooperative.Config.InnerUserData (see [wire.UserDataGeneration]); its rack
+// from the subscription (v3) or else from [Config.MemberRack]; and its user
+// data. User data of neither layout leaves the member's claims at
+// [assignor.NoGeneration] (they still count as claims, so the cooperative
+// safety rule still protects them) and is logged. Instance IDs are unknown:
+// sarama drops them before Plan.
+//
+// For each topic: its partition IDs exactly as sarama gave them (any order,
+// any IDs), and replica racks from [Config.ReplicaRacks]. Members and topics
+// are sorted by ID and name, so the same input always yields the same group.
+// The Group aliases nothing of sarama's input; the Index reads sarama's own
+// slices in place, which nothing changes while Plan runs (an IndexAssignor
+// must not keep it). To look at the Group, wrap the assignor in one that
+// records its argument (and has no AssignIndex).
+//
+// # Racks
+//
+// A sarama leader learns a member's rack only from a subscription v3, which
+// Java and franz-go members send (client.rack) and sarama members never do,
+// or from [Config.MemberRack] (for instance [RackByPrefix] over client or
+// instance IDs). It learns partition replica racks only from broker metadata,
+// through [Config.ReplicaRacks] ([ClientReplicaRacks] reads a sarama.Client).
+// A Java leader reads member racks from v3 subscriptions and replica racks
+// from its own metadata; a franz-go leader reads neither for its sticky
+// balancers.
+//
+// # Fast re-join
+//
+// When a cooperative plan withholds partitions, the leader marks every
+// member's assignment user data (a wire.RejoinEnvelope around the
+// assignor's own; cooperative.MarksRejoin says when), so that members
+// running the franz-go adapter rejoin at once for the second round instead
+// of at their next heartbeat (the KIP-429 design's NEEDS_REJOIN, step 2.6).
+// Only cooperative assignors that build their members' subscription user
+// data are marked: for a strategy without a SubscriptionUserData hook,
+// sarama copies the assignment's user data into the member's next
+// subscription. A member of this adapter strips the envelope before the
+// assignor's OnAssignment sees its user data. [Config.DisableFastRejoin]
+// stops the marking.
+//
+// A sarama member cannot act on the mark: sarama v1.61.1 has no public way
+// to make a member rejoin (its consumerGroupSession.triggerRebalance is
+// unexported; ConsumerGroup and ConsumerGroupSession offer nothing that
+// rejoins). It learns of the second round from its next heartbeat, so the
+// recipe there is a shorter Consumer.Group.Heartbeat.Interval (it shortens
+// the first round's wait too), with Session.Timeout at least three times
+// as long; docs/sarama.md has the simulator's figures.
+//
+// # Mixed groups
+//
+// Members of this adapter, Java, franz-go and sarama's own cooperative-sticky
+// share a group on the wire and follow whatever plan they are sent, so a
+// rebalance is as safe as its leader (docs/compatibility.md has the table):
+//
+//   - this adapter with a cooperative assignor: a claimed partition goes only
+//     to its valid owner (KIP-792's highest generation), with generations
+//     read from subscription v2+ or, below it, from either user data layout
+//     cooperative members send (see [Strategy.Group]);
+//   - sarama's NewBalanceStrategyCooperativeSticky (v1.61.1): a member that
+//     rejoins with a stale claim gets the partition at once, while its valid
+//     owner still holds it, at any version (its withholding ignores
+//     generations);
+//   - franz-go's kgo.CooperativeStickyBalancer (v1.22.3): the same for
+//     members on subscription v1 (Version below V3_2_0_0); withheld from
+//     v2 on;
+//   - Java's CooperativeStickyAssignor: generations from v2, or from the
+//     first 4 bytes of a v1 member's user data, which with
+//     cooperative.Config{InnerUserData: true} are sticky's topic count;
+//     [CheckConfig] flags that combination.
+//
+// # Examples
+//
+// [CooperativeSticky]'s example is the one-line setup; [New]'s runs the
+// leader's side of a join through Plan, round by round; [CheckConfig]'s
+// finds the appended strategy; [RackByPrefix]'s maps member IDs to racks;
+// [ClientReplicaRacks]'s wires racks into a consumer group (it needs
+// brokers, so it only compiles). The program examples/sarama-consumer runs
+// a group on an embedded broker while records flow.
+//
+// # KIPs
+//
+// KIP-429 (cooperative rebalancing: owned partitions, subscription v1),
+// KIP-792 (generation in subscription v2), KIP-881 (racks, subscription v3),
+// KIP-345 (static membership, which sarama's leader cannot see).
+package saramaassignor
