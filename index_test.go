@@ -12,20 +12,21 @@ func tp(topic string, ids ...int32) assignor.TopicPartitions {
 	return assignor.TopicPartitions{Topic: topic, Partitions: ids}
 }
 
-// TestIndexPlan pins that Index.Plan sorts, groups by topic and copies.
-func TestIndexPlan(t *testing.T) {
+// TestIndexPlanOf pins that Index.PlanOf sorts, groups by topic, copies,
+// and merges the given-back claims into their claimer's lists.
+func TestIndexPlanOf(t *testing.T) {
 	t.Parallel()
 	g := assignor.Group{
-		Members: []assignor.Member{{ID: "b", Topics: []string{"t0", "t1"}}, {ID: "a", Topics: []string{"t0"}}},
+		Members: []assignor.Member{{ID: "b", Topics: []string{"t0", "t1", "t9"}, Generation: 2, Owned: []assignor.TopicPartitions{tp("t9", 7, 3)}}, {ID: "a", Topics: []string{"t0"}}},
 		Topics:  []assignor.Topic{{Name: "t1", Partitions: []int32{4, 8}}, {Name: "t0", Partitions: assignor.Partitions(3)}},
 	}
 	ix, err := assignor.NewIndex(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Flat: t0/0..2 = 0..2, t1/4 = 3, t1/8 = 4.
-	plan := ix.Plan([][]int32{{1}, {4, 0, 3, 2}})
-	if got, want := plan.String(), "a: t0[1]\nb: t0[0 2] t1[4 8]\n"; got != want {
+	// Flat: t0/0..2 = 0..2, t1/4 = 3, t1/8 = 4. Outside: b's t9/3, t9/7.
+	plan := ix.PlanOf(assignor.FlatPlan{Holder: []int32{1, 0, 1, 1, 1}, GivenBack: []bool{true, false}, UserData: [][]byte{nil, []byte("b")}, FollowUp: true})
+	if got, want := plan.String(), "a: t0[1]\nb: t0[0 2] t1[4 8] t9[3] userdata=1B\nfollow-up rebalance\n"; got != want {
 		t.Errorf("plan:\n%s\nwant:\n%s", got, want)
 	}
 	plan.Members[1].Assigned[1].Partitions[0] = 99

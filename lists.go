@@ -87,27 +87,6 @@ func (ix *Index) Fits(fp FlatPlan) error {
 	return nil
 }
 
-// Plan builds the plan in which member m holds the flat partitions
-// assigned[m] (assigned may be shorter than the members; a member past its
-// end holds nothing). It sorts each assigned[m] in place; the plan has one
-// entry per member, in member ID order, and does not alias assigned or the
-// group.
-func (ix *Index) Plan(assigned [][]int32) Plan {
-	from := make([]int32, len(ix.members)+1)
-	for m := range ix.members {
-		from[m+1] = from[m]
-		if m < len(assigned) {
-			from[m+1] += int32(len(assigned[m]))
-		}
-	}
-	flat := make([]int32, 0, from[len(ix.members)])
-	for m := range min(len(assigned), len(ix.members)) {
-		slices.Sort(assigned[m])
-		flat = append(flat, assigned[m]...)
-	}
-	return ix.plan(ix.listsOf(flat, from))
-}
-
 // TopicPartitions converts flat partitions into topic-grouped partitions,
 // sorted by topic then partition. It sorts ps in place; the result does not
 // alias ps or the group.

@@ -33,25 +33,33 @@ import (
 // the assignor supports [assignor.Cooperative]) or an error from Assign
 // fails the benchmark, naming the case.
 //
-// Shapes (topics × partitions per topic / members): the shapes given, or
-// by default every shape of [workload.Shapes] (10x100/50 to 100x1000/1000,
-// 1k to 100k partitions), and under -short only the first. Narrow a run
-// with -bench, for example -bench 'Sticky/partitions=10000/'.
-func Benchmark[A assignor.Assignor](b *testing.B, newAssignor func() A, shapes ...workload.Shape) {
+// Shapes: the shapes given, or by default the bench's (10x100/50 to
+// 100x1000/1000, 1k to 100k partitions), and under -short only the first.
+// Narrow a run with -bench, for example -bench 'Sticky/partitions=10000/'.
+func Benchmark[A assignor.Assignor](b *testing.B, newAssignor func() A, shapes ...Shape) {
 	b.Helper()
-	if len(shapes) == 0 {
-		shapes = workload.Shapes()
+	var ws []workload.Shape
+	for _, s := range shapes {
+		ws = append(ws, workload.Shape(s))
+	}
+	if len(ws) == 0 {
+		ws = workload.Shapes()
 		if testing.Short() {
-			shapes = shapes[:1]
+			ws = ws[:1]
 		}
 	}
-	for _, s := range shapes {
+	for _, s := range ws {
 		for _, sc := range workload.Scenarios() {
 			name := fmt.Sprintf("partitions=%d/members=%d/%s", s.Total(), s.Members, sc)
 			b.Run(name, func(b *testing.B) { benchmarkCase(b, erase(newAssignor), s, sc) })
 		}
 	}
 }
+
+// Shape is the size of a benchmark group: Topics topics of Partitions
+// partitions each, and Members members, every member subscribing to every
+// topic (but in the mixed scenarios).
+type Shape struct{ Topics, Partitions, Members int }
 
 // benchmarkCase builds scenario sc on shape s, plays the history round if
 // the scenario has one, then times Assign on the measured group.

@@ -51,7 +51,7 @@ func TestBenchmarkRunsEveryScenario(t *testing.T) {
 	rec := counting{mu: new(sync.Mutex), groups: map[int]int{}, inner: sticky.New()}
 	shape := workload.Shape{Topics: 2, Partitions: 5, Members: 4}
 	testing.Benchmark(func(b *testing.B) {
-		assignortest.Benchmark(b, func() counting { return rec }, shape)
+		assignortest.Benchmark(b, func() counting { return rec }, assignortest.Shape(shape))
 	})
 	// fresh, mixed, racks and the history rounds of join, leave, mixed-join.
 	want := map[int]int{4: 6, 5: 2, 3: 1}

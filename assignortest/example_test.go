@@ -10,7 +10,6 @@ import (
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/assignortest"
 	"github.com/kgroup/assignor/sticky"
-	"github.com/kgroup/assignor/workload"
 )
 
 // Check takes a constructor of any assignor type: sticky.New returns a
@@ -100,7 +99,7 @@ func Example_failure() {
 //
 // Here testing.Benchmark runs it on one tiny shape given explicitly.
 func ExampleBenchmark() {
-	tiny := workload.Shape{Topics: 2, Partitions: 10, Members: 3}
+	tiny := assignortest.Shape{Topics: 2, Partitions: 10, Members: 3}
 	testing.Benchmark(func(b *testing.B) {
 		assignortest.Benchmark(b, sticky.New, tiny)
 	})

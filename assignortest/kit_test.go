@@ -64,7 +64,7 @@ func edit(change func(ix *assignor.Index, assigned [][]int32)) func(assignor.Gro
 		}
 		assigned := flat(ix, plan)
 		change(ix, assigned)
-		return ix.Plan(assigned), nil
+		return planOf(ix, assigned), nil
 	}
 }
 
@@ -93,7 +93,7 @@ func inputOrderRoundRobin(g assignor.Group) (assignor.Plan, error) {
 		assigned[ring[next]] = append(assigned[ring[next]], int32(p))
 		next = (next + 1) % len(ring)
 	}
-	return ix.Plan(assigned), nil
+	return planOf(ix, assigned), nil
 }
 
 // broken are assignors that each break one rule, with the case that must
@@ -277,7 +277,7 @@ func broken() []struct {
 							}
 						}
 					}
-					out := ix.Plan(assigned)
+					out := planOf(ix, assigned)
 					out.FollowUp = plan.FollowUp
 					return out, nil
 				}}
@@ -482,4 +482,18 @@ func TestCapabilityCasesApply(t *testing.T) {
 			t.Errorf("case %q needs %q, a capability the test does not know", c.Name, c.Needs)
 		}
 	}
+}
+
+// planOf builds the plan in which member m holds the flat partitions
+// assigned[m] (a partition may be in several lists: the kit's broken
+// assignors give some twice).
+func planOf(ix *assignor.Index, assigned [][]int32) assignor.Plan {
+	plan := assignor.Plan{Members: make([]assignor.MemberPlan, ix.NumMembers())}
+	for m := range plan.Members {
+		plan.Members[m].Member = ix.Member(int32(m)).ID
+		if m < len(assigned) && len(assigned[m]) > 0 {
+			plan.Members[m].Assigned = ix.TopicPartitions(assigned[m])
+		}
+	}
+	return plan
 }

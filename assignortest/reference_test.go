@@ -89,7 +89,7 @@ func (refSticky) Assign(g assignor.Group) (assignor.Plan, error) {
 		}
 		assigned[best] = append(assigned[best], int32(p))
 	}
-	return ix.Plan(assigned), nil
+	return planOf(ix, assigned), nil
 }
 
 // coop makes an eager assignor cooperative: a partition the inner plan gives
@@ -126,7 +126,7 @@ func (c coop) Assign(g assignor.Group) (assignor.Plan, error) {
 			return true
 		})
 	}
-	out := ix.Plan(assigned)
+	out := planOf(ix, assigned)
 	out.FollowUp = withheld
 	return out, nil
 }

@@ -72,15 +72,10 @@ func (r *rebalance) revoked() [][]assignor.TopicPartitions {
 		from[m+1] = len(flat)
 	}
 	out := make([][]assignor.TopicPartitions, numMembers)
-	if len(flat) == 0 {
-		return out
-	}
-	lost := make([][]int32, numMembers)
 	for m := range numMembers {
-		lost[m] = flat[from[m]:from[m+1]:from[m+1]]
-	}
-	for m, mp := range ix.Plan(lost).Members {
-		out[m] = mp.Assigned
+		if lost := flat[from[m]:from[m+1]]; len(lost) > 0 {
+			out[m] = ix.TopicPartitions(lost)
+		}
 	}
 	return out
 }
