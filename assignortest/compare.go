@@ -130,15 +130,6 @@ func scribble(plan assignor.Plan) {
 	}
 }
 
-// countAssigned returns how many partitions each member of plan is given.
-func countAssigned(plan assignor.Plan) map[string]int {
-	counts := make(map[string]int, len(plan.Members))
-	for _, mp := range plan.Members {
-		counts[mp.Member] = mp.NumAssigned()
-	}
-	return counts
-}
-
 // checkBalanced reports a member of plan given two or more partitions more
 // than another; the plan's members must have identical subscriptions.
 func checkBalanced(plan assignor.Plan) []error {

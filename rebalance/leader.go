@@ -1,7 +1,6 @@
 package rebalance
 
 import (
-	"cmp"
 	"iter"
 	"log/slog"
 	"slices"
@@ -257,6 +256,3 @@ func (r *Round) AddTopic(t assignor.Topic) {
 	}
 	r.topics = append(r.topics, t)
 }
-
-// byID orders members by member ID, for binary searches.
-func byID(a, b member) int { return cmp.Compare(a.m.ID, b.m.ID) }

@@ -123,21 +123,6 @@ func syncRequest(tb testing.TB, s sarama.BalanceStrategy, plan sarama.BalanceStr
 	return req
 }
 
-// forcedMinimum fills sarama's plan the cheapest way its type allows: one
-// map per member, one entry per member and topic, pointing at partition
-// lists that already exist. No adapter can do less.
-func forcedMinimum(plan assignor.Plan) sarama.BalanceStrategyPlan {
-	out := make(sarama.BalanceStrategyPlan, len(plan.Members))
-	for _, mp := range plan.Members {
-		m := make(map[string][]int32, len(mp.Assigned))
-		for _, tp := range mp.Assigned {
-			m[tp.Topic] = tp.Partitions
-		}
-		out[mp.Member] = m
-	}
-	return out
-}
-
 // BenchmarkLeader times what a sarama v1.61 leader does in one rebalance
 // with our sticky assignor through the adapter, phase by phase, on the
 // workload's join scenario:

@@ -96,6 +96,7 @@ func TestScripts(t *testing.T) {
 	}
 	for _, path := range paths {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
+			t.Parallel() // each script has its own simulator
 			blocks, trailer := parseScript(t, path)
 			sim := groupsim.New(groupsim.Config{}, factories())
 			var out strings.Builder

@@ -222,18 +222,6 @@ func (l *ledger) missing() int {
 	return n
 }
 
-// latestLeader returns the member that led the latest generation, if a Go member saw itself
-// lead it.
-func (l *ledger) latestLeader() (string, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.generations) == 0 {
-		return "", false
-	}
-	ld, ok := l.leaders[slices.Max(slices.Collect(maps.Keys(l.generations)))]
-	return ld.member, ok
-}
-
 // leaderKind returns the kind of generation gen's leader, if a member was seen to lead it (Go
 // members see themselves lead, Java's coordinator logs it), else "unseen" (a franz-go member's
 // generation when it left before its next join, or a sarama leader whose SyncGroup failed).

@@ -85,14 +85,3 @@ func (s *snapshot) topic(name string) (topicMeta, bool) {
 	}
 	return topicMeta{}, false
 }
-
-// partitions returns every partition of the snapshot's topics, sorted.
-func (s *snapshot) partitions() []tp {
-	var out []tp
-	for _, t := range s.Topics {
-		for _, p := range t.Partitions {
-			out = append(out, tp{t.Name, p})
-		}
-	}
-	return out
-}
