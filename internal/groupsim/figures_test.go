@@ -11,17 +11,17 @@ import (
 	"github.com/kgroup/assignor/internal/groupsim"
 )
 
-// TestFigures prints the eager versus cooperative figures quoted in
-// docs/cooperative.md, as Markdown tables, when GROUPSIM_FIGURES=1:
+// TestFigures holds the eager versus cooperative figures quoted in
+// docs/cooperative.md, as Markdown tables, to testdata/figures/assignors.md:
+// the simulator is deterministic, so the figures are a golden file, checked
+// on every run and rewritten with
 //
-//	GROUPSIM_FIGURES=1 go test -run TestFigures -v ./cooperative/groupsim/
+//	go test -run TestFigures ./internal/groupsim/ -rewrite
 //
 // Each row runs one scenario on a fresh simulation with one assignor and
 // reports the stats of the scenario's last stretch.
 func TestFigures(t *testing.T) {
-	if os.Getenv("GROUPSIM_FIGURES") == "" {
-		t.Skip("set GROUPSIM_FIGURES=1 to print the figures")
-	}
+	skipSlow(t)
 	// The real group of /work/shared/research/real-group-notes.md.
 	const realGroup = "config heartbeat=300ms session=3s rebalance=10s latency=2ms metadata=5s"
 	scenarios := []struct{ name, config, partitions, setup, event string }{
@@ -86,7 +86,34 @@ func TestFigures(t *testing.T) {
 			fmt.Fprintf(&b, "| %s | %d | %d | %d | %.1f | %.2f s |\n", r.label, st.Rebalances, st.Moved, st.Withheld, st.Unowned.Seconds(), pause.Seconds())
 		}
 	}
-	t.Log(b.String())
+	golden(t, "testdata/figures/assignors.md", "Eager against cooperative assignors in the simulator (TestFigures; Java's timings unless a row says otherwise).\n"+b.String())
+}
+
+// golden compares got with the golden file at path, or writes it with
+// -rewrite.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *rewrite {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -run %s ./internal/groupsim/ -rewrite writes it)", err, t.Name())
+	}
+	if string(want) != got {
+		t.Errorf("%s differs; if the change is meant, rewrite it with -rewrite and review the diff:\n%s", path, got)
+	}
+}
+
+// skipSlow skips the figures under -short and the race detector: they run
+// many simulations (seconds) and the scripts cover the same code.
+func skipSlow(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("the figures run without -short and without -race")
+	}
 }
 
 // javaDefaults are Java's consumer timings: heartbeat.interval.ms 3 s,
@@ -166,15 +193,11 @@ func runEvents(t *testing.T, cfg string, sc eventScript, as string, fast bool) e
 	return f
 }
 
-// TestFastRejoinFigures prints the simulator's figures with and without
-// fast re-join quoted in docs/cooperative.md, as a Markdown table, when
-// GROUPSIM_FIGURES=1:
-//
-//	GROUPSIM_FIGURES=1 go test -run TestFastRejoinFigures -v ./cooperative/groupsim/
+// TestFastRejoinFigures holds the simulator's figures with and without
+// fast re-join quoted in docs/cooperative.md, as Markdown tables, to
+// testdata/figures/fast-rejoin.md (a golden file, as TestFigures').
 func TestFastRejoinFigures(t *testing.T) {
-	if os.Getenv("GROUPSIM_FIGURES") == "" {
-		t.Skip("set GROUPSIM_FIGURES=1 to print the figures")
-	}
+	skipSlow(t)
 	var b strings.Builder
 	b.WriteString("| script | assignor | fast re-join | rebalances | settle per event, median | max | partition-s without owner | longest pause |\n|---|---|---|--:|--:|--:|--:|--:|\n")
 	for _, sc := range fastRejoinScripts {
@@ -206,5 +229,5 @@ func TestFastRejoinFigures(t *testing.T) {
 				f.median().Seconds(), slices.Max(f.settles).Seconds(), f.stats.Unowned.Seconds())
 		}
 	}
-	t.Log("\n" + b.String())
+	golden(t, "testdata/figures/fast-rejoin.md", "Fast re-join in the simulator (TestFastRejoinFigures; Java's timings).\n\n"+b.String())
 }

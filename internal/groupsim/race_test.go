@@ -1,0 +1,5 @@
+//go:build race
+
+package groupsim_test
+
+const raceEnabled = true
