@@ -124,3 +124,29 @@ func TestIndexBuilderErrors(t *testing.T) {
 		t.Error("a second Build succeeded")
 	}
 }
+
+// TestIndexMemberOwnedWithIterator: a member added with an iterator of
+// owned partitions has a nil Owned in Index.Member, whatever the Member
+// passed to AddMember held (those are not its claims: the iterator's are);
+// one added without an iterator keeps its Owned as claims.
+func TestIndexMemberOwnedWithIterator(t *testing.T) {
+	var b assignor.IndexBuilder
+	b.AddTopic(assignor.Topic{Name: "t", Partitions: assignor.Partitions(4)})
+	b.AddMember(assignor.Member{ID: "it", Topics: []string{"t"}, Owned: []assignor.TopicPartitions{tp("t", 3)}}, yieldOwned([]assignor.TopicPartitions{tp("t", 0, 1)}))
+	b.AddMember(assignor.Member{ID: "plain", Topics: []string{"t"}, Owned: []assignor.TopicPartitions{tp("t", 2)}}, nil)
+	ix, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := ix.MemberNumber("it")
+	plain, _ := ix.MemberNumber("plain")
+	if owned := ix.Member(it).Owned; owned != nil {
+		t.Fatalf("Member(it).Owned = %v, want nil (its claims came from the iterator)", owned)
+	}
+	if got := ix.Claims(it); !slices.Equal(got, []int32{0, 1}) {
+		t.Fatalf("Claims(it) = %v, want the iterator's [0 1]", got)
+	}
+	if got := ix.Claims(plain); !slices.Equal(got, []int32{2}) {
+		t.Fatalf("Claims(plain) = %v, want [2]", got)
+	}
+}

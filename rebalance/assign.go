@@ -39,6 +39,12 @@ func (r *Round) Assign(generation int32) (*Result, error) {
 	if generation > 0 {
 		r.dropImpossible(generation, &stats)
 	}
+	var last *memory
+	blind := false
+	if l.cooperative {
+		last = l.lastRound()
+		blind = !r.recall(generation, &stats)
+	}
 	ix, err := r.index()
 	if err != nil {
 		return nil, err
@@ -48,14 +54,31 @@ func (r *Round) Assign(generation int32) (*Result, error) {
 		return nil, err
 	}
 	var taken []bool
+	var withheld []withheldClaim
+	mark := l.marks
 	if l.cooperative {
-		taken, stats.Withheld = r.withhold(ix, &fp)
+		var from []withheldClaim
+		taken, from, stats.Withheld = r.withhold(ix, &fp, blind)
+		withheld = withheldClaims(ix, fp, taken, from)
+		if fp.FollowUp && stats.ClaimsUnknown > 0 && !l.cfg.LeaderRejoins && !r.revokes(withheld) {
+			if w, ok := r.nudge(ix, &fp, &taken); ok {
+				withheld = sortWithheld(append(withheld, w))
+			}
+		}
+		if fp.FollowUp && mark && !blind && !r.progress(last, generation, withheld) {
+			mark = false
+			l.log.Info("plan withholds what the last one did, from the same members at the same generations: assignments not marked for fast re-join (the members rejoin once they revoke)",
+				"partitions", len(withheld))
+		}
 	}
 	plan := ix.PlanOf(fp)
-	res := &Result{Assignments: r.assignments(ix, plan, l.marks && fp.FollowUp)}
+	res := &Result{Assignments: r.assignments(ix, plan, mark && fp.FollowUp)}
 	stats.count(ix, fp, plan, taken)
 	stats.Duration = time.Since(start)
 	res.Stats = stats
+	if l.cooperative {
+		l.remember(&memory{generation: max(generation, 0), assignments: res.Assignments, withheld: withheld})
+	}
 	l.log.Debug("rebalance", stats.attrs()...)
 	return res, nil
 }

@@ -4,6 +4,7 @@ import (
 	"iter"
 	"log/slog"
 	"slices"
+	"sync"
 
 	"github.com/kgroup/assignor"
 	"github.com/kgroup/assignor/wire"
@@ -23,6 +24,16 @@ type Config struct {
 	// plan that withholds partitions marks every assignment (see the
 	// package doc, # Fast re-join).
 	DisableFastRejoin bool
+
+	// LeaderRejoins says that the adapter makes the leader's own member
+	// rejoin at once after a plan that withholds partitions for members
+	// whose claims are unknown ([Stats.ClaimsUnknown] and
+	// [Stats.FollowUp]): the follow-up round then needs nobody else.
+	// Default false (a client with no way to rejoin, such as sarama): when
+	// no member revokes anything in such a plan, the round takes one
+	// partition from a member that holds it, so that the member revokes
+	// it and rejoins at once (KIP-429), bringing the follow-up round.
+	LeaderRejoins bool
 
 	// Logger receives a warning for each thing a round works around rather
 	// than fails on (a member it cannot read or assign, a claim it drops)
@@ -45,6 +56,9 @@ type Leader struct {
 	// (see the package doc).
 	marks bool
 	log   *slog.Logger
+
+	mu   sync.Mutex
+	last *memory // the last cooperative round (see memory.go)
 }
 
 // NewLeader returns a leader running a with cfg. a must not be nil; its
@@ -113,6 +127,11 @@ type member struct {
 	view   wire.SubscriptionView
 	count  int
 	status status
+	// unknown: the member's claims could not be read; recall gives it
+	// the claims the leader's last plan implies, and shadow what that
+	// plan withheld from it.
+	unknown bool
+	shadow  []assignor.TopicPartitions
 }
 
 // status says whether a round can assign a member.
@@ -133,7 +152,11 @@ func (l *Leader) NewRound() *Round { return &Round{l: l} }
 // [wire.UserDataGeneration]); a member without a v3 rack gets
 // Config.MemberRack's; empty topic names are dropped. A member with an empty
 // member ID is assigned nothing; so is every member whose ID the round gets
-// more than once. Each is a warning.
+// more than once. Each is a warning. A subscription a client may have read
+// cut short before its owned partitions (sarama reads one as owning
+// nothing) has claims the round treats as unknown (see [Round.Assign]): at
+// version 2 or above, no owned partitions and generation 0; at version 1,
+// no owned partitions and a generation in the user data.
 func (r *Round) AddSubscription(s Subscription) {
 	m := assignor.Member{ID: s.MemberID, InstanceID: s.InstanceID, Topics: s.Topics, UserData: s.UserData, Generation: assignor.NoGeneration}
 	if s.Version >= 2 {
@@ -145,8 +168,20 @@ func (r *Round) AddSubscription(s Subscription) {
 	mem := member{m: m}
 	if s.Version >= 1 {
 		mem.owned = s.Owned
+		// A client that decodes subscriptions itself may read one cut
+		// short before its owned partitions as one that owns none
+		// (sarama does): at v2+ its generation then reads 0, which no
+		// member sends (-1 before its first assignment, then 1 and up).
+		mem.unknown = s.Owned == nil && s.Version >= 2 && s.Generation == 0
 	}
 	r.add(mem, s.Version)
+	if last := &r.members[len(r.members)-1]; s.Version == 1 && s.Owned == nil && last.m.Generation > assignor.NoGeneration {
+		// At v1 the cut is invisible: a member that owned partitions in
+		// the generation its user data names and claims none now either
+		// lost them all or was cut short. Its claims count as unknown,
+		// which costs nothing when the leader remembers the last plan.
+		last.unknown = true
+	}
 }
 
 // AddMetadata adds a member from its raw JoinGroup metadata (a
@@ -165,13 +200,18 @@ func (r *Round) AddMetadata(memberID, instanceID string, metadata []byte) {
 		v0, ok := versionZero(metadata)
 		if !ok {
 			r.l.log.Warn("metadata unreadable; assigned nothing", "member", memberID, "bytes", len(metadata), "error", err)
-			r.members = append(r.members, member{m: assignor.Member{ID: memberID, InstanceID: instanceID, Generation: assignor.NoGeneration}, status: unreadable})
+			r.members = append(r.members, member{m: assignor.Member{ID: memberID, InstanceID: instanceID, Generation: assignor.NoGeneration}, status: unreadable, unknown: true})
 			return
 		}
 		r.l.log.Warn("metadata unreadable; read as version 0: its topics, without claims, generation, user data or rack", "member", memberID, "bytes", len(metadata), "error", err)
 		view = wire.SubscriptionView{Subscription: v0}
+		r.add(member{m: view.Member(memberID, instanceID), view: view, unknown: true}, view.Version)
+		return
 	}
-	r.add(member{m: view.Member(memberID, instanceID), view: view, count: view.OwnedCount()}, view.Version)
+	if view.OwnedAbsent() {
+		r.l.log.Warn("metadata ends before its owned partitions: what the member owns is unknown", "member", memberID, "version", view.Version, "bytes", len(metadata))
+	}
+	r.add(member{m: view.Member(memberID, instanceID), view: view, count: view.OwnedCount(), unknown: view.OwnedAbsent()}, view.Version)
 }
 
 // add records a decoded member: the generation below v2 from its user data,

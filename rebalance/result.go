@@ -119,6 +119,12 @@ type Stats struct {
 	// round assigned nothing because it could not (an empty or duplicate
 	// member ID, metadata it could not read).
 	Members, Excluded int
+	// ClaimsUnknown is how many members' claims the round could not read
+	// (metadata that does not decode, a subscription cut short before its
+	// owned partitions): it gave them the claims the leader's last plan
+	// implies or, without one it could vouch for, withheld every partition
+	// no other member claims (see [Round.Assign]).
+	ClaimsUnknown int
 	// Partitions is how many partitions the metadata holds.
 	Partitions int
 	// Moved is how many partitions this round takes from their valid owner:
@@ -186,7 +192,7 @@ func (s *Stats) count(ix *assignor.Index, fp assignor.FlatPlan, plan assignor.Pl
 // attrs returns s as log attributes.
 func (s Stats) attrs() []any {
 	return []any{
-		slog.Int("generation", int(s.Generation)), slog.Int("members", s.Members), slog.Int("excluded", s.Excluded),
+		slog.Int("generation", int(s.Generation)), slog.Int("members", s.Members), slog.Int("excluded", s.Excluded), slog.Int("claims_unknown", s.ClaimsUnknown),
 		slog.Int("partitions", s.Partitions), slog.Int("moved", s.Moved), slog.Int("withheld", s.Withheld),
 		slog.Int("given_back", s.GivenBack), slog.Int("ignored_claims", s.IgnoredClaims), slog.Bool("follow_up", s.FollowUp),
 		slog.Int("min_assigned", s.MinAssigned), slog.Int("max_assigned", s.MaxAssigned), slog.Duration("duration", s.Duration),

@@ -22,6 +22,12 @@ type SubscriptionView struct {
 	owned tpShape
 }
 
+// OwnedAbsent reports whether the subscription is version 1 or above but
+// ends before its owned partitions, so that it reads as owning none: a
+// subscription cut short (franz-go issue #493), which says nothing of what
+// the member owns.
+func (v *SubscriptionView) OwnedAbsent() bool { return v.Version >= 1 && v.owned.start == 0 }
+
 // OwnedCount returns the number of owned partitions (entries repeated in
 // the input count each time).
 func (v *SubscriptionView) OwnedCount() int { return v.owned.partitions }

@@ -166,3 +166,32 @@ func FuzzSubscriptionDecoder(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, a, b []byte) { checkDecoder(t, a, b, a, a) })
 }
+
+// TestOwnedAbsent: a subscription of version 1 or above that ends before
+// its owned partitions says nothing of what the member owns; one with an
+// empty list, or of version 0, says it owns nothing.
+func TestOwnedAbsent(t *testing.T) {
+	full := wire.Subscription{Version: 3, Topics: []string{"t"}, UserData: []byte{1}, Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{0}}}, Generation: 4, Rack: "r"}.AppendTo(nil)
+	cut := len(wire.Subscription{Topics: []string{"t"}, UserData: []byte{1}}.AppendTo(nil)) // where the owned partitions start
+	empty := wire.Subscription{Version: 1, Topics: []string{"t"}}.AppendTo(nil)
+	v0 := wire.Subscription{Version: 0, Topics: []string{"t"}}.AppendTo(nil)
+	for _, tc := range []struct {
+		name   string
+		in     []byte
+		absent bool
+	}{
+		{"v3 whole", full, false},
+		{"v3 cut after its user data", full[:cut], true},
+		{"v3 cut after its owned partitions", full[:cut+4+2+1+4+4], false},
+		{"v1 with an empty list", empty, false},
+		{"v0", v0, false},
+	} {
+		v, err := new(wire.SubscriptionDecoder).Decode(tc.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if v.OwnedAbsent() != tc.absent {
+			t.Errorf("%s: OwnedAbsent = %v, want %v", tc.name, v.OwnedAbsent(), tc.absent)
+		}
+	}
+}

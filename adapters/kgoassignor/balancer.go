@@ -149,7 +149,7 @@ func build(a assignor.Assignor, cfg Config) *Balancer {
 		b.log = slog.New(&routeHandler{clients: &b.clients})
 	}
 	b.log = b.log.With("adapter", "kgoassignor")
-	b.leader = rebalance.NewLeader(a, rebalance.Config{MemberRack: cfg.MemberRack, DisableFastRejoin: cfg.DisableFastRejoin, Logger: b.log})
+	b.leader = rebalance.NewLeader(a, rebalance.Config{MemberRack: cfg.MemberRack, DisableFastRejoin: cfg.DisableFastRejoin, LeaderRejoins: true, Logger: b.log})
 	b.log = b.log.With("assignor", b.name)
 	b.fast.force = (*kgo.Client).ForceRebalance
 	return b

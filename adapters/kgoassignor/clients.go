@@ -100,13 +100,20 @@ func (c *clients) firstUnbound() bool {
 // membership, the generation of the assignment it is parsing, or
 // [assignor.NoGeneration] when no client or several are bound.
 func (b *Balancer) generation() int32 {
+	gen, bound := b.boundGeneration()
+	if !bound && b.clients.firstUnbound() {
+		b.log.Warn("no client bound (build the client with the balancer's Opts); the assignor's OnAssignment sees no generation")
+	}
+	return gen
+}
+
+// boundGeneration is generation without the warning, and whether one
+// client is bound.
+func (b *Balancer) boundGeneration() (int32, bool) {
 	cl := b.clients.only()
 	if cl == nil {
-		if b.clients.firstUnbound() {
-			b.log.Warn("no client bound (build the client with the balancer's Opts); the assignor's OnAssignment sees no generation")
-		}
-		return assignor.NoGeneration
+		return assignor.NoGeneration, false
 	}
 	_, gen := cl.GroupMetadata()
-	return max(gen, assignor.NoGeneration)
+	return max(gen, assignor.NoGeneration), true
 }

@@ -2,6 +2,7 @@ package kgoassignor
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -21,6 +22,12 @@ type fastRejoin struct {
 	refusing      bool // the guard refused the current run of marks (logged)
 	warnedUnbound bool // "no single client" was logged
 
+	// followUp is the generation this balancer led with a plan that
+	// withheld partitions for members whose claims it could not read
+	// (0: none pending): its own member rejoins once it has that
+	// generation's assignment, since no member may ever revoke them.
+	followUp atomic.Int32
+
 	// force makes a client rejoin: (*kgo.Client).ForceRebalance. Tests
 	// record the calls instead; what kgo does then is the end-to-end
 	// suite's to measure (bench/internal/e2e).
@@ -37,9 +44,9 @@ type fastRejoin struct {
 // round: the member then waits for its heartbeat), or no single client is
 // bound (a balancer shared by several clients cannot tell which one the
 // call is for).
-func (b *Balancer) rejoinIfMarked(marked bool) {
+func (b *Balancer) rejoinIfMarked(marked bool) (forced bool) {
 	if !b.cooperative || b.cfg.DisableFastRejoin {
-		return
+		return false
 	}
 	f := &b.fast
 	f.mu.Lock()
@@ -51,8 +58,15 @@ func (b *Balancer) rejoinIfMarked(marked bool) {
 		b.log.Warn("several marked assignments in a row; waiting for the next heartbeat instead of rejoining at once", "marked", rebalance.MaxFastRejoins+1)
 	}
 	if !honour {
-		return
+		return false
 	}
+	return b.forceRejoin("fast re-join")
+}
+
+// forceRejoin makes the bound client rejoin at once, and reports whether it
+// did: not without one bound client (logged once).
+func (b *Balancer) forceRejoin(why string) bool {
+	f := &b.fast
 	cl := b.clients.only()
 	if cl == nil {
 		f.mu.Lock()
@@ -60,9 +74,30 @@ func (b *Balancer) rejoinIfMarked(marked bool) {
 		f.warnedUnbound = true
 		f.mu.Unlock()
 		if warn {
-			b.log.Warn("fast re-join skipped: no single client bound (build the client with the balancer's Opts, one balancer per client)")
+			b.log.Warn(why + " skipped: no single client bound (build the client with the balancer's Opts, one balancer per client)")
 		}
-		return
+		return false
 	}
 	f.force(cl)
+	return true
+}
+
+// synced runs on every member after a successful SyncGroup, with whether
+// its assignment is marked: it tells the leader side that the plan of the
+// generation (if this member led it) was delivered, rejoins for the mark,
+// and rejoins anyway after leading a plan that withheld partitions for
+// members whose claims it could not read.
+func (b *Balancer) synced(marked bool) {
+	gen, bound := b.boundGeneration()
+	if !b.cooperative {
+		return
+	}
+	if bound && gen > 0 {
+		b.leader.Delivered(gen)
+	}
+	forced := b.rejoinIfMarked(marked)
+	if bound && gen > 0 && b.fast.followUp.CompareAndSwap(gen, 0) && !forced {
+		b.log.Info("rejoining for the follow-up round of a plan that withheld partitions for members whose claims are unknown", "generation", gen)
+		b.forceRejoin("follow-up re-join")
+	}
 }

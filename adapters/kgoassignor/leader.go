@@ -107,6 +107,9 @@ func (mb *memberBalancer) BalanceOrError(topics map[string]int32) (kgo.IntoSyncA
 	if err != nil {
 		return nil, fmt.Errorf("kgoassignor: %s: generation %d: %w", b.name, gen, err)
 	}
+	if res.Stats.FollowUp && res.Stats.ClaimsUnknown > 0 && gen > 0 {
+		b.fast.followUp.Store(gen)
+	}
 	if b.cfg.OnRebalance != nil {
 		b.cfg.OnRebalance(res.Stats)
 	}

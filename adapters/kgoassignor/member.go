@@ -62,7 +62,7 @@ func (b *Balancer) ParseSyncAssignment(assignment []byte) (map[string][]int32, e
 		return nil, fmt.Errorf("kgoassignor: %s: %w", b.name, err)
 	}
 	b.observe(a.Partitions, a.UserData)
-	b.rejoinIfMarked(a.Rejoin)
+	b.synced(a.Rejoin)
 	if m := assignor.TopicPartitionsMap(a.Partitions); m != nil {
 		return m, nil
 	}

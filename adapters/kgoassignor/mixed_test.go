@@ -11,6 +11,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/cooperative"
+	"github.com/kgroup/assignor/sticky"
 	"github.com/kgroup/assignor/wire"
 )
 
@@ -50,6 +52,10 @@ func (m *simMember) metadata() []byte {
 		return wire.Subscription{Version: 3, Topics: simTopics, UserData: wire.CooperativeUserData(m.gen), Owned: assignor.TopicPartitionsFromMap(owned), Generation: m.gen, Rack: "r1"}.AppendTo(nil)
 	case "sarama":
 		return wire.Subscription{Version: 1, Topics: simTopics, UserData: wire.CooperativeUserData(m.gen), Owned: assignor.TopicPartitionsFromMap(owned)}.AppendTo(nil)
+	case "truncated": // a v3 subscription that ends after its user data
+		b := wire.Subscription{Topics: simTopics, UserData: wire.CooperativeUserData(m.gen)}.AppendTo(nil)
+		b[1] = 3
+		return b
 	}
 	panic("unknown kind " + m.kind)
 }
@@ -58,7 +64,7 @@ func (m *simMember) parse(t *testing.T, assignment []byte) map[string][]int32 {
 	t.Helper()
 	var got map[string][]int32
 	var err error
-	if m.kind == "ours" {
+	if m.ours != nil {
 		got, err = m.ours.ParseSyncAssignment(assignment)
 	} else {
 		got, err = kgo.ParseConsumerSyncAssignment(assignment)
@@ -73,6 +79,10 @@ func (m *simMember) parse(t *testing.T, assignment []byte) map[string][]int32 {
 type simGroup struct {
 	members []*simMember
 	counts  map[string]int32
+	// lead, for leader "memory": our balancer, kept across rounds (the
+	// others lead with a new one each round); stats is its last round's.
+	lead  *Balancer
+	stats Stats
 }
 
 // round runs one rebalance into generation gen led by leader ("ours" or
@@ -91,9 +101,12 @@ func (g *simGroup) round(t *testing.T, gen int32, leader string) (revoked bool) 
 		}
 	}
 	var sas []kmsg.SyncGroupRequestGroupAssignment
-	if leader == "ours" {
+	switch leader {
+	case "ours":
 		sas = balanceInto(t, CooperativeSticky(), gen, g.counts, join)
-	} else {
+	case "memory":
+		sas = balanceInto(t, g.lead, gen, g.counts, join)
+	default:
 		mb, _, err := kgo.CooperativeStickyBalancer().MemberBalancer(join)
 		if err != nil {
 			t.Fatal(err)
@@ -207,5 +220,59 @@ func TestMixedGroup(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMixedGroupTruncatedMember: a mixed group with a member whose
+// subscription ends after its user data, so that no leader can read what it
+// owns, led by our balancer kept across rounds (as kgo keeps it). Our leader
+// reads the member's claims from its last plan, and its first round, with no
+// plan, withholds every partition nobody else claims; whenever such a plan
+// withholds, kgo's leader rejoins at once (modelled here: another round).
+// Every round: no partition is given to a member while another still owns
+// it, the truncated member included. Events settle within three rounds.
+func TestMixedGroupTruncatedMember(t *testing.T) {
+	g := &simGroup{counts: counts("t", 12, "u", 5)}
+	newLead := func() {
+		g.lead, _ = New(cooperative.Wrap(sticky.New()), Config{Logger: discard, OnRebalance: func(s Stats) { g.stats = s }})
+	}
+	newLead()
+	add := func(id, kind string) {
+		m := &simMember{id: id, kind: kind, gen: -1}
+		if kind == "ours" || kind == "truncated" {
+			m.ours = CooperativeSticky()
+		}
+		g.members = append(g.members, m)
+	}
+	drop := func(id string) {
+		g.members = slices.DeleteFunc(g.members, func(m *simMember) bool { return m.id == id })
+	}
+	events := []struct {
+		name string
+		do   func()
+	}{
+		{"ours-1, truncated-1 and java-1 start", func() { add("ours-1", "ours"); add("truncated-1", "truncated"); add("java-1", "java") }},
+		{"sarama-1 joins", func() { add("sarama-1", "sarama") }},
+		{"ours-2 joins", func() { add("ours-2", "ours") }},
+		{"java-1 leaves", func() { drop("java-1") }},
+		{"the leader changes (no memory)", newLead},
+		{"kgo-1 joins", func() { add("kgo-1", "kgo") }},
+		{"truncated-1 leaves", func() { drop("truncated-1") }},
+	}
+	gen := int32(0)
+	for _, ev := range events {
+		ev.do()
+		rounds := 0
+		for rounds < 6 {
+			gen++
+			rounds++
+			revoked := g.round(t, gen, "memory")
+			if !revoked && !(g.stats.FollowUp && g.stats.ClaimsUnknown > 0) {
+				break
+			}
+		}
+		if rounds > 3 || !g.settled() {
+			t.Fatalf("after %q: %d rounds, settled %v:\n%s", ev.name, rounds, g.settled(), g)
+		}
 	}
 }

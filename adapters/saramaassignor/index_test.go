@@ -1,6 +1,7 @@
 package saramaassignor
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -174,6 +175,15 @@ func randomInput(rng *rand.Rand) (map[string]sarama.ConsumerGroupMemberMetadata,
 		}
 		if rng.IntN(3) == 0 {
 			meta.RackID = strp([]string{"", "r1", "r2"}[rng.IntN(3)])
+		}
+		if len(meta.OwnedPartitions) == 0 && meta.Version >= 1 {
+			// Not a subscription sarama may have read cut short (the
+			// old path had no such notion; TestCutShortSubscription):
+			// no generation 0 at v2+, no generation in v1 user data.
+			meta.GenerationID = cmp.Or(meta.GenerationID, 1)
+			if meta.Version == 1 {
+				meta.UserData = nil
+			}
 		}
 		members[id] = meta
 	}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/IBM/sarama"
 
@@ -109,6 +110,7 @@ type Strategy interface {
 // Compile-time proof of what each concrete strategy implements.
 var (
 	_ Strategy                                   = (*strategy)(nil)
+	_ sarama.OnAssignmentBalanceStrategy         = (*strategy)(nil)
 	_ Strategy                                   = (*observerStrategy)(nil)
 	_ sarama.OnAssignmentBalanceStrategy         = (*observerStrategy)(nil)
 	_ Strategy                                   = (*memberStrategy)(nil)
@@ -181,6 +183,9 @@ type strategy struct {
 	// assignmentData is the last plan's assignment user data by member ID
 	// (members without any are absent).
 	assignmentData map[string][]byte
+	// planned is the generation of the last plan, from AssignmentData
+	// (sarama's Plan is not told it); 0 before the first.
+	planned atomic.Int32
 }
 
 func (s *strategy) Assignor() assignor.Assignor { return s.a }
@@ -196,9 +201,11 @@ func (s *strategy) SupportedProtocols() []sarama.RebalanceProtocol { return slic
 
 // AssignmentData returns the assignment user data the last Plan computed for
 // memberID, or nil. sarama calls it on the leader right after Plan, once per
-// member of the plan; topics and generationID are not needed because the
-// assignor computed the bytes in Plan. The result is a copy.
+// member of the plan; topics are not needed because the assignor computed
+// the bytes in Plan, and generationID is kept as the plan's generation (see
+// OnAssignment). The result is a copy.
 func (s *strategy) AssignmentData(memberID string, topics map[string][]int32, generationID int32) ([]byte, error) {
+	s.planned.Store(generationID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.assignmentData[memberID]), nil
@@ -241,6 +248,19 @@ func (s *strategy) wrap(op string, err error) error {
 	return fmt.Errorf("saramaassignor: %s: %q: %w", op, s.a.Name(), err)
 }
 
+// OnAssignment tells the leader side that its last plan was delivered when
+// the assignment is of the generation that plan was made for (the member
+// led it): the next Plan may then read from it the claims of members whose
+// subscriptions it cannot read (see the package doc, # Unreadable
+// metadata). sarama calls it on every member right after a successful
+// SyncGroup with a non-empty assignment; this module's leaders send every
+// member one.
+func (s *strategy) OnAssignment(_ *sarama.ConsumerGroupMemberAssignment, generationID int32) {
+	if gen := s.planned.Load(); gen > 0 && gen == generationID {
+		s.leader.Delivered(generationID)
+	}
+}
+
 // observerStrategy adds OnAssignment for an assignor that observes its
 // member's assignment but sends no subscription user data.
 type observerStrategy struct {
@@ -256,6 +276,7 @@ type observerStrategy struct {
 // partitions' handlers are stopped; in eager mode, after the previous
 // session ended.
 func (s *observerStrategy) OnAssignment(assignment *sarama.ConsumerGroupMemberAssignment, generationID int32) {
+	s.strategy.OnAssignment(assignment, generationID)
 	if assignment == nil {
 		return
 	}
@@ -315,6 +336,7 @@ func (s *memberStrategy) SubscriptionUserData(topics []string) ([]byte, error) {
 // member right after a successful SyncGroup with a non-empty assignment (see
 // [observerStrategy.OnAssignment] for when that is relative to revocation).
 func (s *memberStrategy) OnAssignment(assignment *sarama.ConsumerGroupMemberAssignment, generationID int32) {
+	s.strategy.OnAssignment(assignment, generationID)
 	if assignment == nil {
 		return
 	}

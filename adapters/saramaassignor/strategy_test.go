@@ -131,7 +131,8 @@ func TestNewRejects(t *testing.T) {
 
 // TestCapabilities pins which sarama interfaces each kind of assignor gets:
 // an assignor without a member-side hook must never replace sarama's
-// Consumer.Group.Member.UserData.
+// Consumer.Group.Member.UserData; every strategy observes assignments, so
+// that its leader side learns its plan was delivered.
 func TestCapabilities(t *testing.T) {
 	base := func() *fixed { return &fixed{name: "x"} }
 	for _, tc := range []struct {
@@ -140,8 +141,8 @@ func TestCapabilities(t *testing.T) {
 		wantUserData     bool
 		wantOnAssignment bool
 	}{
-		{"no hooks: neither", base(), false, false},
-		{"round-robin: neither", roundrobin.New(), false, false},
+		{"no hooks: OnAssignment only, for the leader side", base(), false, true},
+		{"round-robin: OnAssignment only, for the leader side", roundrobin.New(), false, true},
 		{"observer only: OnAssignment only", &observer{fixed: base()}, false, true},
 		{"subscription user data: both, to remember the assignment", &subscriber{fixed: base()}, true, true},
 		{"both hooks: both", &both{subscriber: &subscriber{fixed: base()}, observer: &observer{fixed: base()}}, true, true},
