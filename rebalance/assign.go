@@ -25,7 +25,11 @@ import (
 // outrank true owners (KIP-792). Under the cooperative protocol the
 // partitions claimed by a member assigned nothing are withheld from
 // everyone else this round (unless their new holder's own claim is newer),
-// since it holds them until it revokes them.
+// since it holds them until it revokes them; and so are the partitions
+// members whose claims the round cannot read may hold (see the package doc,
+// # Memory). A cooperative leader remembers the round for the next one: the
+// result's partition lists are part of that memory, and must not be
+// changed.
 func (r *Round) Assign(generation int32) (*Result, error) {
 	start := time.Now()
 	l := r.l

@@ -25,13 +25,43 @@
 //     [assignor.IndexAssignor] or Assign, whose plan is checked and read
 //     into flat form);
 //   - under the cooperative protocol, withholds what the members it set
-//     aside still claim, since they hold it until they revoke it;
+//     aside still claim, since they hold it until they revoke it, and what
+//     members whose claims it cannot read may hold (see # Memory);
 //   - returns one [Assignment] per member ID, canonical, with the
 //     assignor's user data and the fast re-join mark, and the round's
 //     [Stats].
 //
 // The same input always gives the same bytes ([Assignment.AppendTo]),
 // whatever the order of members and topics (KIP-814).
+//
+// # Memory
+//
+// A cooperative Leader remembers its last round: its assignments, and what
+// it withheld from whom. The next round uses it, and only the next round
+// (the generation after it, when the client says which), once the plan is
+// known to have been delivered ([Leader.Delivered], or a readable member
+// claiming what it was given in it):
+//
+//   - a member whose claims cannot be read (metadata that does not decode,
+//     a subscription cut short before its owned partitions) gets the claims
+//     the plan implies: what it assigned the member, at its generation, as
+//     ordinary claims every assignor treats alike, and what it withheld from
+//     the member, kept from everyone else once more in case the member
+//     missed the plan. Without a plan to vouch for (a new or restarted
+//     leader), the round withholds every partition no readable member
+//     claims, for one round;
+//   - the fast re-join mark is left off a plan that withholds exactly what
+//     the last one withheld, from the same members at the same generations
+//     (members slow to sync or revoke: rejoining at once would only repeat
+//     the round and keep them from syncing), or that carries a withheld
+//     claim over.
+//
+// A plan that withholds for members whose claims are unknown needs a second
+// round that nobody's revocation may bring: the adapter makes the leader
+// rejoin ([Config.LeaderRejoins]) or, when its client cannot, the round
+// takes one partition from a member that holds it, so that the member
+// revokes it and rejoins. Adapters keep one Leader per client instance, for
+// as long as the client lives.
 //
 // # Fast re-join
 //

@@ -1,26 +1,26 @@
-// Package franzgo runs any [assignor.Assignor] in a github.com/twmb/franz-go
+// Package kgoassignor runs any [assignor.Assignor] in a github.com/twmb/franz-go
 // (kgo v1.22+) consumer group, wire-compatible with Java, sarama and kgo's
 // own members of the same group.
 //
 // # Plugging in
 //
-// One [Balancer] per client, passed to kgo twice: as the group's balancer,
-// and as a hook so that it knows its client:
+// One [Balancer] per client, passed to kgo twice, as the group's balancer
+// and as a hook so that it knows its client: [Balancer.Opts] returns both
+// options.
 //
 //	b := kgoassignor.CooperativeSticky()
-//	cl, err := kgo.NewClient(
+//	cl, err := kgo.NewClient(append([]kgo.Opt{
 //		kgo.SeedBrokers(brokers...),
 //		kgo.ConsumerGroup("billing"),
 //		kgo.ConsumeTopics("orders"),
-//		kgo.Balancers(b),
-//		kgo.WithHooks(b),
-//	)
+//	}, b.Opts()...)...)
 //
 // [CooperativeSticky] is this module's cooperative-sticky
 // (cooperative.Wrap(sticky.New())), protocol name "cooperative-sticky": it
 // shares a group with Java's, sarama's and kgo's own cooperative-sticky
 // members, and takes over as leader from any of them. Any other assignor
-// goes through [New], with a [Config] for racks and logging. kgo.Balancers
+// goes through [New], with a [Config] for racks, logging (log/slog) and a
+// per-rebalance hook ([Config.OnRebalance], with the round's [Stats]). kgo.Balancers
 // replaces kgo's default list (cooperative-sticky); to migrate a group from
 // another protocol, list both, the new one first, as with any kgo balancer.
 //
@@ -53,14 +53,14 @@
 //
 // # What a bad member costs
 //
-// kgo hands over raw bytes, so the adapter decodes them itself, with this
-// module's codec ([wire.DecodeSubscriptionView]: any version, a version above 3
-// as its version-3 prefix, trailing bytes ignored), and one member's bytes
+// kgo hands over raw bytes, so the adapter reads them itself, with the
+// rebalance kit ([rebalance.Round.AddMetadata]: any version, a version above
+// 3 as its version-3 prefix, trailing bytes ignored), and one member's bytes
 // never fail the group's rebalance or panic:
 //   - metadata that does not decode is read as version 0, its topics only
 //     (as kgo does for a short v1, franz-go issue #493): the member loses its
-//     history (owned partitions, generation, user data) and its rack; if
-//     not even its topics can be read, it is assigned nothing;
+//     user data and rack, and its claims are unknown (see below); if not
+//     even its topics can be read, it is assigned nothing;
 //   - an empty member ID, or a member ID listed more than once: assigned
 //     nothing. Under the cooperative protocol the partitions such a member
 //     claims are withheld from everyone else for the round (unless their
@@ -68,10 +68,31 @@
 //   - a claim at or above the generation being balanced into cannot be true
 //     (no member has been given anything in it yet): the member loses its
 //     history, so a well-formed hostile member cannot outrank true owners;
-//   - each of these is one log line ([Config.Logf]).
+//   - an empty topic name is ignored; each of these is a warning
+//     ([Config.Logger]).
 //
-// Claims of a member whose owned partitions cannot be read are unknown: the
-// cooperative safety rule cannot protect them, as in any client.
+// # Unreadable metadata
+//
+// A member whose claims cannot be read (metadata that does not decode, or a
+// subscription that ends before its owned partitions) may still hold
+// partitions: under the cooperative protocol no other member may be handed
+// them until it revokes them. The leader keeps its last plan between
+// rebalances (the Balancer lives as long as the client) and, in the round
+// right after a plan that was delivered (its own member received its
+// assignment, or a readable member claims what it was given), reads such a
+// member's claims from it: what the plan assigned it, at that generation,
+// as ordinary claims, and what the plan withheld from it, kept from
+// everyone else one round more in case it missed that plan. Without such a
+// plan (this member did not lead the last generation, or it restarted) the
+// round withholds every partition no readable member claims, the safest
+// choice that keeps the group going: what the member may hold is never
+// handed to another member, and what readable members hold moves as usual.
+// After a plan that withheld partitions for such a member, the leader's
+// client rejoins at once (kgo.Client.ForceRebalance), fast re-join or not,
+// so that the second round comes even if nobody revokes anything. A member
+// that keeps sending such metadata costs a round only when an event moves
+// its partitions (one more, to cover a missed plan), not every rebalance.
+// What the round worked around is in [Stats] (ClaimsUnknown, Withheld).
 //
 // # Racks
 //
@@ -112,8 +133,8 @@
 // then every kgo.HeartbeatInterval; Java's and sarama's every 3 s). So, as
 // the KIP-429 design has it (step 2.6, NEEDS_REJOIN "for all the members"),
 // the leader marks every assignment of a plan that withholds partitions,
-// inside the assignment's user data (a wire.RejoinEnvelope around the
-// assignor's own; see cooperative.MarksRejoin), and a member of this
+// inside the assignment's user data (an envelope around the assignor's
+// own; see the rebalance package), and a member of this
 // adapter whose assignment is marked rejoins at once: ParseSyncAssignment
 // calls kgo.Client.ForceRebalance on the bound client, a non-blocking send
 // that ends the session kgo is about to start. The mark changes only when
@@ -137,8 +158,12 @@
 //     it, line 1042).
 //
 // A member rejoins for at most three marked assignments in a row
-// (member.MaxFastRejoins), so an inner assignor that withholds in every
-// round falls back to heartbeat pace. It does not rejoin when its balancer
+// ([rebalance.MaxFastRejoins]), so an inner assignor that withholds in every
+// round falls back to heartbeat pace. The leader leaves the mark off a plan
+// that withholds exactly what the last one did, from the same members at
+// the same generations: those members have not taken their last assignment
+// yet (slow to sync or to revoke), and rejoining at once would only repeat
+// the round; they rejoin once they have revoked. It does not rejoin when its balancer
 // is bound to no client or shared by several (it cannot tell which client
 // the call is for; logged once). [Config.DisableFastRejoin] turns it off,
 // as leader (no mark) and as member (the mark is ignored).
@@ -152,7 +177,7 @@
 // (KIP-792's highest generation), with generations read from subscription
 // v2+ or, below it, from the user data: the 4-byte cooperative layout Java
 // and sarama send, or sticky's, which this module's wrapper sends with
-// cooperative.Config{InnerUserData: true} ([wire.UserDataGeneration]). kgo's
+// cooperative.Config{InnerUserData: true}. kgo's
 // own leader (v1.22.3) guards only with the subscription's generation, so
 // a member on subscription v1 (sarama below Kafka 3.2, Java up to 3.3) that
 // rejoins with a stale claim gets the partition at once, while its owner
@@ -163,8 +188,8 @@
 //
 // [CooperativeSticky]'s example is the kgo options; [New]'s plugs in any
 // assignor with racks; [Balancer.MemberBalancer]'s runs the leader's side
-// as kgo does; [Config]'s Logf example drops a claim at a generation the
-// group has not reached, and logs it.
+// as kgo does; [Config]'s logger example logs, with log/slog, a claim at a
+// generation the group has not reached being dropped.
 //
 // # KIPs
 //

@@ -1,4 +1,4 @@
-// Package sarama runs any [assignor.Assignor] in a github.com/IBM/sarama
+// Package saramaassignor runs any [assignor.Assignor] in a github.com/IBM/sarama
 // (v1.61+) consumer group, wire-compatible with Java and franz-go members of
 // the same group.
 //
@@ -46,7 +46,32 @@
 //
 // What does reach Plan, user data above all, is handled so that one member's
 // malformed bytes cost that member its history, never a panic and never a
-// failed rebalance for the group.
+// failed rebalance for the group: an empty member ID gets nothing, an empty
+// topic name is ignored, each with a warning ([Config.Logger]).
+//
+// # Unreadable metadata
+//
+// One unreadable case reaches Plan: a subscription cut short before its
+// owned partitions, which sarama's decoder reads as a member that owns
+// nothing (at version 2 or above its generation then reads 0, which no
+// member sends; at version 1 the cut cannot be told from a member that lost
+// everything, so a v1 member that names a generation in its user data and
+// claims nothing counts too). Such a member may still hold partitions, so
+// under the cooperative protocol the leader treats its claims as unknown.
+// The strategy keeps its last plan between rebalances (it lives as long as
+// the consumer group) and learns that it was delivered when its own member
+// receives that generation's assignment (OnAssignment); in the round right
+// after it, it reads the member's claims from that plan: what it assigned
+// the member, as ordinary claims, and what it withheld from it, kept from
+// everyone else one round more in case it missed that plan. Without such a
+// plan (this member did not lead the last generation, or it restarted) the
+// round withholds every partition no readable member claims. A sarama
+// member cannot make itself rejoin, so when nobody revokes anything in such
+// a round the leader also takes one partition from a member that holds it,
+// which then revokes it and rejoins at once, bringing the second round;
+// when nobody holds anything yet (a group forming with such a member and no
+// member acting on the fast re-join mark) the withheld partitions wait for
+// the next rebalance. Stats.ClaimsUnknown counts such members.
 //
 // After Plan, sarama asks [Strategy.AssignmentData] for each member of the
 // plan and sends an empty assignment to any member the plan leaves out (Plan
@@ -58,18 +83,18 @@
 // # What the assignor sees
 //
 // Plan hands the assignor what it reads from sarama's input: an
-// [assignor.Index], built straight from sarama's decoded metadata with an
-// [assignor.IndexBuilder], to an [assignor.IndexAssignor] (this module's
-// sticky and round-robin assignors and its cooperative wrapper), and an
-// [assignor.Group] to any other assignor. Both describe the same group, as
-// follows.
+// [assignor.Index], built straight from sarama's decoded metadata, on the
+// assignor's fastest path ([assignor.FlatAssignor]: this module's sticky,
+// round-robin and weighted assignors and its cooperative wrapper; else
+// [assignor.IndexAssignor]), or an [assignor.Group] to any other assignor.
+// Both describe the same group, as follows.
 //
 // For each member: the topics of its subscription; the partitions it owns
 // (subscription v1+); the generation of that ownership, from the subscription
 // (v2+) or else, for a cooperative assignor, from the user data (v0–v1): the
 // 4-byte cooperative user data Java and sarama members below Kafka 3.2 send,
 // or the eager sticky layout this module's wrapper sends with
-// cooperative.Config.InnerUserData (see [wire.UserDataGeneration]); its rack
+// cooperative.Config.InnerUserData; its rack
 // from the subscription (v3) or else from [Config.MemberRack]; and its user
 // data. User data of neither layout leaves the member's claims at
 // [assignor.NoGeneration] (they still count as claims, so the cooperative
@@ -98,8 +123,8 @@
 // # Fast re-join
 //
 // When a cooperative plan withholds partitions, the leader marks every
-// member's assignment user data (a wire.RejoinEnvelope around the
-// assignor's own; cooperative.MarksRejoin says when), so that members
+// member's assignment user data (an envelope around the assignor's own;
+// see the rebalance package), so that members
 // running the franz-go adapter rejoin at once for the second round instead
 // of at their next heartbeat (the KIP-429 design's NEEDS_REJOIN, step 2.6).
 // Only cooperative assignors that build their members' subscription user
@@ -126,7 +151,7 @@
 //   - this adapter with a cooperative assignor: a claimed partition goes only
 //     to its valid owner (KIP-792's highest generation), with generations
 //     read from subscription v2+ or, below it, from either user data layout
-//     cooperative members send (see [Strategy.Group]);
+//     cooperative members send (see "What the assignor sees");
 //   - sarama's NewBalanceStrategyCooperativeSticky (v1.61.1): a member that
 //     rejoins with a stale claim gets the partition at once, while its valid
 //     owner still holds it, at any version (its withholding ignores
