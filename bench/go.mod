@@ -45,9 +45,9 @@ require (
 	golang.org/x/text v0.42.0 // indirect
 )
 
-// Until the core and the adapters are tagged the bench builds against them
-// in this repository; the replaces are dropped before tagging
-// (docs/development.md).
+// The replace builds the module against the core and the adapters in this repository (the
+// workspace and CI's single-module checks); consumers of the published
+// module ignore it and get the releases required above (docs/development.md).
 replace (
 	github.com/kgroup/assignor => ..
 	github.com/kgroup/assignor/adapters/kgoassignor => ../adapters/kgoassignor

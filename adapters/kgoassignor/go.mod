@@ -14,8 +14,7 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 )
 
-// Until the core module is tagged, the adapter builds against the core in
-// this repository. This replace is dropped before the adapter is tagged
-// (consumers ignore replace directives in published modules): tag the core,
-// require that tag above, drop the replace, tag adapters/kgoassignor/vX.Y.Z.
+// The replace builds the adapter against the core in this repository (the
+// workspace and CI's single-module checks); consumers of the published
+// module ignore it and get the release required above (docs/development.md).
 replace github.com/kgroup/assignor => ../..

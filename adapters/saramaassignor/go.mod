@@ -24,6 +24,7 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 )
 
-// Until the core is tagged the adapter builds against the core in this
-// repository; the replace is dropped before tagging (docs/development.md).
+// The replace builds the adapter against the core in this repository (the
+// workspace and CI's single-module checks); consumers of the published
+// module ignore it and get the release required above (docs/development.md).
 replace github.com/kgroup/assignor => ../..

@@ -2,9 +2,9 @@ module github.com/kgroup/assignor/cmd/assignor
 
 go 1.26.0
 
-// Until the core and the sarama adapter are tagged the command builds
-// against them in this repository; the replaces are dropped before tagging
-// (docs/development.md).
+// The replace builds the module against the core and the sarama adapter in this repository (the
+// workspace and CI's single-module checks); consumers of the published
+// module ignore it and get the releases required above (docs/development.md).
 replace (
 	github.com/kgroup/assignor => ../..
 	github.com/kgroup/assignor/adapters/saramaassignor => ../../adapters/saramaassignor
