@@ -86,8 +86,9 @@ type Config struct {
 // identity: the generation an [assignor.AssignmentObserver] is told comes
 // from the bound client (kgo.Client.GroupMetadata), fast re-join makes the
 // bound client rejoin (see the package doc), and an assignor with
-// member-side state serves one member. The leader side keeps no state
-// between rebalances. A Balancer hooked into a second client while the
+// member-side state serves one member. The leader side keeps its last
+// plan between rebalances, for members whose claims it cannot read (see the
+// package doc, # Unreadable metadata). A Balancer hooked into a second client while the
 // first is open warns and, for as long as more than one client is open,
 // tells the observer [assignor.NoGeneration] rather than another client's
 // generation and makes no client rejoin for a fast re-join mark: kgo
