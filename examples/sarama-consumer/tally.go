@@ -15,9 +15,9 @@ import (
 
 // stalled is how long a partition must go without a record for the time to
 // count as unconsumed. While a partition is consumed, its records (50 a
-// second, fetched in batches) come at most about 0.15 s apart on kfake, so a
-// gap of a quarter of a second means nobody was consuming it: it had no
-// owner, or its owner was stopped or still warming up.
+// second, fetched in batches) rarely come more than 0.15 s apart on kfake,
+// so a gap of a quarter of a second means nobody was consuming it: it had
+// no owner, or its owner was stopped, still warming up, or could not fetch.
 const stalled = 250 * time.Millisecond
 
 // tally is what the members hold and consume, for the lines printed once a
@@ -198,7 +198,10 @@ func (t *tally) measureFromNow() {
 // that went unconsumed for [stalled] or more in that second. It returns a
 // function that stops it (safe to call twice).
 //
-//	12s  member-1  150 [0 2 6]  member-2  150 [1 3 7]  member-3    0 [4 5]  unconsumed: 4 5
+//	10s  member-1  153 [0 2 6]      member-2  153 [1 3 7]      member-3    0 []           unconsumed: 4 5
+//
+// (cooperative, between the two rounds of member-3's join: member-1 and
+// member-2 have revoked partitions 4 and 5, member-3 waits for them).
 func (t *tally) printEverySecond() (stop func()) {
 	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
