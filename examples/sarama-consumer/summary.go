@@ -105,9 +105,15 @@ func longest[T any](items []T, f func(T) time.Duration) float64 {
 // each member, then the run's row of the table.
 func (s summary) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nproduced %d records: %d not consumed, %d consumed twice (a revoked partition's records processed\n"+
-		"since the last auto-commit are consumed again by its next owner); %d times a member took a partition\n"+
-		"another member still held\n", s.produced, s.lost, s.duplicates, s.overlaps)
+	fmt.Fprintf(&b, "\nproduced %d records: %d not consumed, %d consumed twice", s.produced, s.lost, s.duplicates)
+	if s.duplicates > 0 {
+		b.WriteString(" (what a revoked partition processed since its last auto-commit, consumed again by its next owner)")
+	}
+	if s.overlaps > 0 {
+		fmt.Fprintf(&b, "; %d times a member took a partition another member still held\n", s.overlaps)
+	} else {
+		b.WriteString("; no partition held by two members at once\n")
+	}
 	fmt.Fprintf(&b, "from the moment member-1 consumed every partition: %d plans by the leader\n\n", s.plans)
 
 	b.WriteString("partition                  ")
@@ -123,13 +129,13 @@ func (s summary) String() string {
 		fmt.Fprintf(&b, " %5.2fs", p.longest.Seconds())
 	}
 
-	b.WriteString("\n\nmember    records  waited for its first  longest between two\n")
+	b.WriteString("\n\nmember    records  waited for its first record  longest between two records\n")
 	for _, m := range s.members {
 		waited := "-" // the first member, consuming when measuring began
 		if m.waited > 0 {
 			waited = fmt.Sprintf("%.2fs", m.waited.Seconds())
 		}
-		fmt.Fprintf(&b, "%-9s %7d  %20s  %18.2fs\n", m.name, m.records, waited, m.stall.Seconds())
+		fmt.Fprintf(&b, "%-9s %7d  %27s  %27.2fs\n", m.name, m.records, waited, m.stall.Seconds())
 	}
 
 	b.WriteString("\n" + tableHeader() + "\n" + s.row() + "\n")
