@@ -179,13 +179,13 @@ func ownedText(tps []assignor.TopicPartitions) string {
 	return strings.TrimPrefix(formatTopicPartitions(tps), " ")
 }
 
-// short renders v for a message, cut to 60 bytes.
+// short renders v for a message, cut to 100 bytes.
 func short(v any) string {
 	s := fmt.Sprint(v)
-	if len(s) <= 60 {
+	if len(s) <= 100 {
 		return s
 	}
-	end := 60
+	end := 100
 	for end > 0 && !utf8.RuneStart(s[end]) {
 		end--
 	}

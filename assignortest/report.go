@@ -115,9 +115,10 @@ func (e *CaseError) Error() string {
 
 func (e *CaseError) Unwrap() error { return e.Err }
 
-// indent indents the lines after the first of a violation's text by two
-// more spaces, so that they read as part of it.
-func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n  ") }
+// indent indents the lines after the first of a violation's text (a
+// panic's stack, an assignor's error of several lines) two spaces deeper
+// than the violation, so that they read as part of it.
+func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
 
 func plural(n int) string {
 	if n == 1 {
