@@ -78,7 +78,7 @@ var cases = []testCase{
 	{
 		name:   "odd-claims",
 		rule:   "Claims outside the metadata, negative, without generation or duplicated never cause a panic, an error or a double assignment.",
-		fix:    "Read claims through assignor.NewIndex, which drops those outside the metadata, the negative and the duplicate ones, and reads a negative generation as none; never index by a claimed partition unchecked.",
+		fix:    "Read claims through assignor.NewIndex: Index.Claims holds those inside the metadata, each once, Index.Outside the rest (unknown topics, unknown or negative partitions), and a negative generation reads as none; never index by a claimed partition unchecked.",
 		probes: []error{ErrPanic, ErrAssignFailed, assignor.ErrAssignedTwice, assignor.ErrOutsideMetadata},
 		run:    checkOddClaims,
 	},
