@@ -16,25 +16,131 @@ const bigGroupCase = "big-group"
 // partition twice, only to subscribers, nothing outside the metadata,
 // everything assigned (for cooperative assignors, once the follow-up round
 // has run) and, for cooperative assignors, claimed partitions only to their
-// valid owner.
+// valid owner. Each case's rule and fix are what a failure prints for the
+// violations it probes; others get the general advice (advice.go).
 var cases = []testCase{
-	{name: "name", rule: "Name is a non-empty protocol name, the same from every instance.", run: checkName},
-	{name: "empty-group", rule: "A group without members gets a plan without entries, and no error.", run: checkEmptyGroup},
-	{name: "no-subscriptions", rule: "Members that subscribe to nothing get an empty entry each.", run: checkNoSubscriptions},
-	{name: "unknown-topics", rule: "Subscribed topics missing from the metadata are ignored, never an error.", run: checkUnknownTopics},
-	{name: "one-member", rule: "A lone member gets every partition of the topics it subscribes to, and no other.", run: checkOneMember},
-	{name: "more-members-than-partitions", rule: "With more members than partitions every partition is still assigned exactly once.", run: checkMoreMembers},
-	{name: "heterogeneous-subscriptions", rule: "Only a topic's subscribers receive its partitions.", run: checkHeterogeneous},
-	{name: "claims", rule: "Valid, stale and contested claims, a new member and a member that left its topic are handled; a cooperative assignor gives a claimed partition only to its valid owner and settles in the follow-up round.", run: checkClaims},
-	{name: "odd-claims", rule: "Claims outside the metadata, negative, without generation or duplicated never cause a panic, an error or a double assignment.", run: checkOddClaims},
-	{name: "invalid-group", rule: "A group with an empty or duplicate member ID is an error, never a plan or a panic.", run: checkInvalidGroup},
-	{name: "determinism", rule: "The same group gives the same plan, twice from one instance and once from a fresh one.", run: checkDeterminism},
-	{name: "permutation-invariance", rule: "The plan does not depend on the order of members, topics, partitions, subscriptions or claims.", run: checkPermutations},
-	{name: "input-not-mutated", rule: "Assign does not change its input, and the plan shares no memory with it.", run: checkNotMutated},
-	{name: "balanced", needs: balancedCapability, rule: "With identical subscriptions no member gets more than one partition above another.", run: checkBalance},
-	{name: "sticky-keeps-ownership", needs: stickyCapability, rule: "When valid ownership is complete and balanced, the plan keeps it unchanged.", run: checkKeepsOwnership},
-	{name: "sticky-join-leave", needs: stickyCapability, rule: "After one member joins or leaves (identical subscriptions) only the partitions balance requires move.", run: checkJoinLeave},
-	{name: bigGroupCase, rule: "A group of 1,000 members and 100,000 partitions is assigned, and correctly.", run: checkBigGroup},
+	{
+		name:   "name",
+		rule:   "Name returns a non-empty protocol name, the same from every instance.",
+		fix:    "Return one constant, non-empty string from Name: it is the protocol name every member sends, and the group runs only a name all members send.",
+		probes: []error{ErrBadName},
+		run:    checkName,
+	},
+	{
+		name:   "empty-group",
+		rule:   "A group without members gets a plan without entries, and no error.",
+		fix:    "For a group without members return assignor.Plan{} and a nil error, whatever the topics.",
+		probes: []error{ErrAssignFailed, assignor.ErrUnknownMember},
+		run:    checkEmptyGroup,
+	},
+	{
+		name:   "no-subscriptions",
+		rule:   "Members that subscribe to nothing get an empty entry each.",
+		fix:    "Give a member without subscriptions an entry without partitions (assignor.MemberPlan{Member: id}); it is no error, and its claims are ignored.",
+		probes: []error{ErrAssignFailed, assignor.ErrMissingMember},
+		run:    checkNoSubscriptions,
+	},
+	{
+		name:   "unknown-topics",
+		rule:   "Subscribed topics missing from the metadata are ignored, never an error.",
+		fix:    "Take the partitions from g.Topics only and skip a subscribed topic it does not list; assign the others as usual.",
+		probes: []error{ErrAssignFailed, assignor.ErrOutsideMetadata},
+		run:    checkUnknownTopics,
+	},
+	{
+		name:   "one-member",
+		rule:   "A lone member gets every partition of the topics it subscribes to, and no other.",
+		fix:    "Give the member every partition of each subscribed topic that g.Topics lists (a topic of no partitions gives none) and nothing of the other topics.",
+		probes: []error{ErrAssignFailed, assignor.ErrUnassigned, assignor.ErrNotSubscribed},
+		run:    checkOneMember,
+	},
+	{
+		name:   "more-members-than-partitions",
+		rule:   "With more members than partitions every partition is still assigned exactly once.",
+		fix:    "Give each partition to exactly one member, and an entry without partitions to each member left over.",
+		probes: []error{assignor.ErrAssignedTwice, assignor.ErrUnassigned, assignor.ErrMissingMember},
+		run:    checkMoreMembers,
+	},
+	{
+		name:   "heterogeneous-subscriptions",
+		rule:   "Only a topic's subscribers receive its partitions.",
+		fix:    "Choose each partition's member among its topic's subscribers only (Index.Subscribers lists them); a member's subscriptions are its own, not the group's.",
+		probes: []error{assignor.ErrNotSubscribed},
+		run:    checkHeterogeneous,
+	},
+	{
+		name:   "claims",
+		rule:   "Valid, stale and contested claims, a new member and a member that left its topic are handled; a cooperative assignor gives a claimed partition only to its valid owner and settles in the follow-up round.",
+		fix:    "Resolve claims with assignor.NewIndex (Index.Owner is the valid owner: the highest generation, uncontested); a cooperative assignor withholds a partition another member validly owns for one round and sets Plan.FollowUp, as cooperative.Wrap does around any eager assignor.",
+		probes: []error{ErrAssignFailed, assignor.ErrNotOwner, assignor.ErrUnassigned},
+		run:    checkClaims,
+	},
+	{
+		name:   "odd-claims",
+		rule:   "Claims outside the metadata, negative, without generation or duplicated never cause a panic, an error or a double assignment.",
+		fix:    "Read claims through assignor.NewIndex: Index.Claims holds those inside the metadata, each once, Index.Outside the rest (unknown topics, unknown or negative partitions), and a negative generation reads as none; never index by a claimed partition unchecked.",
+		probes: []error{ErrPanic, ErrAssignFailed, assignor.ErrAssignedTwice, assignor.ErrOutsideMetadata},
+		run:    checkOddClaims,
+	},
+	{
+		name:   "invalid-group",
+		rule:   "A group with an empty or duplicate member ID is an error, never a plan or a panic.",
+		fix:    "Start Assign with ix, err := assignor.NewIndex(g) and return err: NewIndex rejects an empty or duplicate member ID (and topic name) with an *assignor.MemberError.",
+		probes: []error{ErrAcceptedInvalid, ErrPanic},
+		run:    checkInvalidGroup,
+	},
+	{
+		name:   "determinism",
+		rule:   "The same group gives the same plan, twice from one instance and once from a fresh one.",
+		fix:    "Keep no state between calls, draw no randomness the group does not seed, and let no map iteration order decide anything.",
+		probes: []error{ErrNondeterministic},
+		run:    checkDeterminism,
+	},
+	{
+		name:   "permutation-invariance",
+		rule:   "The plan does not depend on the order of members, topics, partitions, subscriptions or claims.",
+		fix:    "Put the group in a canonical order before deciding anything (members by ID, topics by name, partitions ascending); assignor.NewIndex does.",
+		probes: []error{ErrOrderDependent},
+		run:    checkPermutations,
+	},
+	{
+		name:   "input-not-mutated",
+		rule:   "Assign does not change its input, and the plan shares no memory with it.",
+		fix:    "Treat the group as read-only (sort a copy made with g.Clone, or work from assignor.NewIndex) and copy every slice the plan takes from it (assignor.CloneTopicPartitions, slices.Clone).",
+		probes: []error{ErrMutatedInput, ErrAliasedInput},
+		run:    checkNotMutated,
+	},
+	{
+		name:   "balanced",
+		needs:  balancedCapability,
+		rule:   "With identical subscriptions no member gets more than one partition above another.",
+		fix:    "Deal the partitions so that members with identical subscriptions end at most one apart, or do not declare Balanced.",
+		probes: []error{ErrUnbalanced},
+		run:    checkBalance,
+	},
+	{
+		name:   "sticky-keeps-ownership",
+		needs:  stickyCapability,
+		rule:   "When valid ownership is complete and balanced, the plan keeps it unchanged.",
+		fix:    "Start from the valid ownership (Index.Owner) and move nothing when it is already complete and balanced, or do not declare Sticky.",
+		probes: []error{ErrNotSticky},
+		run:    checkKeepsOwnership,
+	},
+	{
+		name:   "sticky-join-leave",
+		needs:  stickyCapability,
+		rule:   "After one member joins or leaves (identical subscriptions) only the partitions balance requires move.",
+		fix:    "Keep each member's valid ownership up to its balanced quota, give the larger quotas to the members that own most, and move only the excess; or do not declare Sticky.",
+		probes: []error{ErrNotSticky},
+		run:    checkJoinLeave,
+	},
+	{
+		name:   bigGroupCase,
+		rule:   "A group of 1,000 members and 100,000 partitions is assigned, and correctly.",
+		fix:    "Assign any valid group, however big: no size limit, and no memory quadratic in members or partitions.",
+		probes: []error{ErrAssignFailed},
+		run:    checkBigGroup,
+	},
 }
 
 func checkName(r *runner) {
@@ -44,7 +150,7 @@ func checkName(r *runner) {
 		return
 	}
 	if name == "" {
-		r.fail(fmt.Errorf("%w: Name() is empty", ErrBadName))
+		r.fail(fmt.Errorf("%w: Name returned \"\"", ErrBadName))
 	}
 	other, ok := r.fresh()
 	if !ok {
@@ -53,7 +159,7 @@ func checkName(r *runner) {
 	if otherName, err := safeName(other); err != nil {
 		r.fail(err)
 	} else if otherName != name {
-		r.fail(fmt.Errorf("%w: Name() is %q, then %q from another instance", ErrBadName, name, otherName))
+		r.fail(fmt.Errorf("%w: Name returned %q, and %q from another instance", ErrBadName, name, otherName))
 	}
 }
 
@@ -145,20 +251,24 @@ func checkOddClaims(r *runner) {
 
 func checkInvalidGroup(r *runner) {
 	for _, tt := range []struct {
-		name string
-		g    assignor.Group
+		name    string
+		g       assignor.Group
+		culprit string // the member ID at fault
+		problem string // what is wrong with it, as a sentence goes on
 	}{
-		{"empty member ID", assignor.Group{Members: []assignor.Member{member("a", "t0"), member("", "t0")}, Topics: []assignor.Topic{topic("t0", 2)}}},
-		{"duplicate member ID", assignor.Group{Members: []assignor.Member{member("a", "t0"), member("b", "t0"), member("a", "t0")}, Topics: []assignor.Topic{topic("t0", 2)}}},
+		{"empty member ID", assignor.Group{Members: []assignor.Member{member("a", "t0"), member("", "t0")}, Topics: []assignor.Topic{topic("t0", 2)}}, "", "is empty"},
+		{"duplicate member ID", assignor.Group{Members: []assignor.Member{member("a", "t0"), member("b", "t0"), member("a", "t0")}, Topics: []assignor.Topic{topic("t0", 2)}}, "a", "is listed twice"},
 	} {
 		r.inGroup("%s", tt.name)
 		r.input = &tt.g
-		_, err := safeAssign(r.a, tt.g.Clone())
+		plan, err := safeAssign(r.a, tt.g.Clone())
 		switch {
 		case errors.Is(err, ErrPanic):
 			r.fail(err)
 		case err == nil:
-			r.fail(fmt.Errorf("%w: %s gave a plan and no error", ErrAcceptedInvalid, tt.name))
+			returned := clonePlan(plan)
+			r.plan = &returned
+			r.fail(memberViolation(tt.culprit, ErrAcceptedInvalid, "member ID %q %s, yet Assign returned a plan and no error", tt.culprit, tt.problem))
 		}
 	}
 }
@@ -174,7 +284,7 @@ func checkDeterminism(r *runner) {
 			continue
 		}
 		if again, ok := r.call(r.a, tt.g); ok {
-			r.failAll(diffPlans(first, again, ErrNondeterministic))
+			r.failAll(diffPlans(first, again, ErrNondeterministic, "in the first call", "in the second call"))
 		}
 		r.inGroup("%s, fresh instance", tt.name)
 		a, ok := r.fresh()
@@ -182,7 +292,7 @@ func checkDeterminism(r *runner) {
 			continue
 		}
 		if fresh, ok := r.call(a, tt.g); ok {
-			r.failAll(diffPlans(first, fresh, ErrNondeterministic))
+			r.failAll(diffPlans(first, fresh, ErrNondeterministic, "from the first instance", "from a fresh instance"))
 		}
 	}
 }
@@ -206,7 +316,7 @@ func checkPermutations(r *runner) {
 		for seed := uint64(1); seed <= 4; seed++ {
 			r.inGroup("%s, shuffle seed %d", tt.name, seed)
 			if got, ok := r.call(r.a, shuffled(tt.g, seed)); ok {
-				r.failAll(diffPlans(want, got, ErrOrderDependent))
+				r.failAll(diffPlans(want, got, ErrOrderDependent, "in the group as given", "in the shuffled group"))
 			}
 		}
 	}
@@ -227,10 +337,10 @@ func checkNotMutated(r *runner) {
 		if !ok {
 			continue
 		}
-		r.failAll(diffGroups(pristine, in, ErrMutatedInput))
+		r.failAll(diffGroups(pristine, in, ErrMutatedInput, "during Assign"))
 		after := in.Clone()
 		scribble(plan)
-		r.failAll(diffGroups(after, in, ErrAliasedInput))
+		r.failAll(diffGroups(after, in, ErrAliasedInput, "when the kit overwrote the plan, so the plan shares its memory"))
 	}
 }
 
@@ -278,7 +388,9 @@ func checkKept(g assignor.Group, plan assignor.Plan) []error {
 	var errs []error
 	for _, m := range g.Members {
 		mp, _ := plan.Member(m.ID)
-		errs = append(errs, partitionErrors(m.ID, assignor.SubtractTopicPartitions(m.Owned, mp.Assigned), fmt.Errorf("%w: moved away from its valid owner, though ownership was complete and balanced", ErrNotSticky))...)
+		errs = append(errs, partitionViolations(m.ID, assignor.SubtractTopicPartitions(m.Owned, mp.Assigned), ErrNotSticky, func(p string) string {
+			return fmt.Sprintf("%s moved away from member %q, its valid owner, though ownership was complete and balanced", p, m.ID)
+		})...)
 	}
 	return errs
 }
@@ -328,8 +440,8 @@ func checkBigGroup(r *runner) {
 	g := withBlockOwnership(uniform(members, ts...), members-1, 1)
 	start := time.Now()
 	_, plan, ok := r.settle(g)
-	r.logf("%d members, %d partitions: Assign took %v over %d round(s); with the checks, %v",
-		members, topics*perTopic, r.assignTime.Round(time.Millisecond), r.calls, time.Since(start).Round(time.Millisecond))
+	r.logf("%d members, %d partitions: Assign took %v over %d round%s; with the checks, %v",
+		members, topics*perTopic, r.assignTime.Round(time.Millisecond), r.calls, plural(r.calls), time.Since(start).Round(time.Millisecond))
 	if ok && r.balanced {
 		r.failAll(checkBalanced(plan))
 	}

@@ -44,13 +44,18 @@
 // # Failures
 //
 // Each failure is a [*CaseError]: what one case found in one call of Assign.
-// Its text names the case (and which of the case's groups or rounds), lists
-// every violation in that plan, each naming the member, topic and partition
-// at fault (a partition assigned twice names every member holding it;
-// entries out of order say the order expected), and shows the group and the
-// plan, one line a member:
+// Its text names the case (and which of the case's groups or rounds), says
+// on one line the rule broken and how a correct assignor keeps it (for an
+// assignor that accepts an empty member ID: start Assign with
+// [assignor.NewIndex], which rejects it), lists every violation in that
+// plan, each naming the member, topic and partition at fault (a partition
+// assigned twice names every member holding it; entries out of order say
+// the order expected; a panic comes with its stack), and shows the group
+// and the plan as Assign returned it, copied before the kit checked
+// anything, one line a member:
 //
 //	more-members-than-partitions: 1 violation
+//	  rule: With more members than partitions every partition is still assigned exactly once. fix: Give each partition to exactly one member, and an entry without partitions to each member left over.
 //	  assignor: partition assigned to more than one member: t0/0: member "m1" and member "m0"
 //	  group (5 members, 1 topic):
 //	    m0: t0
@@ -61,11 +66,16 @@
 //	    m1: t0[0 1]
 //	    …
 //
+// The text is printable whatever the assignor returned: bytes that are not
+// (a NUL in a topic name, say) are escaped as in a Go string literal, so
+// that grep reads a test log as text.
+//
 // It wraps the violations, so errors.Is matches the root package's sentinels
 // (such as [assignor.ErrAssignedTwice], [assignor.ErrNotOwner]) and this
 // package's ([ErrOrderDependent], [ErrUnbalanced] and the rest), and
 // errors.As finds the [*assignor.PartitionError] or [*assignor.MemberError]
-// with the details, and the CaseError with the group and the plan.
+// with the details, and the CaseError with the group, the plan, the rule and
+// the fix.
 //
 // # Cases
 //
@@ -81,8 +91,9 @@
 // 100,000 partitions, whose time [Run] logs (it is not asserted; under
 // -short, Run skips that case).
 //
-// A panic in Assign is recovered and reported as a failure of the case
-// ([ErrPanic]); the kit carries on.
+// A panic in Assign or Name is recovered and reported as a failure of the
+// case ([ErrPanic]), with the stack from the panic down to the method the kit
+// called; the kit carries on.
 //
 // # Declared capabilities
 //

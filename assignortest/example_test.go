@@ -60,8 +60,9 @@ func (evenShares) Assign(g assignor.Group) (assignor.Plan, error) {
 	return plan, nil
 }
 
-// A failure names the case (and which of its groups), lists every violation
-// in the plan, and shows the group and the plan. Here the first of
+// A failure names the case (and which of its groups), says the rule broken
+// and the fix on one line, lists every violation in the plan, and shows the
+// group and the plan. Here the first of
 // evenShares' failures: of three partitions and two subscribers, one is
 // left unassigned.
 func Example_failure() {
@@ -73,6 +74,7 @@ func Example_failure() {
 	}
 	// Output:
 	// unknown-topics: 1 violation
+	//   rule: Every partition of a topic that some member subscribes to is assigned (by a cooperative assignor, at the latest in the follow-up round). fix: Assign each partition in g.Topics whose topic has a subscriber; a cooperative assignor may withhold a claimed one for one round only, and sets Plan.FollowUp when it does.
 	//   assignor: subscribed partition left unassigned: t0/2
 	//   group (3 members, 1 topic):
 	//     a: t0 missing

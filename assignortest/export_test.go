@@ -24,15 +24,15 @@ func CheckExcept[A assignor.Assignor](newAssignor func() A, skip ...string) erro
 	return errors.Join(errs...)
 }
 
-// CaseInfo is a case's name, rule and the capability it needs ("" for
-// none).
-type CaseInfo struct{ Name, Rule, Needs string }
+// CaseInfo is a case's name, rule, fix and the capability it needs (""
+// for none).
+type CaseInfo struct{ Name, Rule, Fix, Needs string }
 
 // CaseInfos lists the cases in the order they run.
 func CaseInfos() []CaseInfo {
 	out := make([]CaseInfo, len(cases))
 	for i, c := range cases {
-		out[i] = CaseInfo{Name: c.name, Rule: c.rule}
+		out[i] = CaseInfo{Name: c.name, Rule: c.rule, Fix: c.fix}
 		if c.needs != nil {
 			out[i].Needs = c.needs.name
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +17,10 @@ import (
 // first in an [*assignor.MemberError], [*assignor.TopicError] or
 // [*assignor.PartitionError] naming it.
 var (
-	// ErrPanic: Assign panicked. The error text carries the panic value.
-	ErrPanic = errors.New("assignortest: Assign panicked")
+	// ErrPanic: Assign or Name panicked. The error text carries the panic
+	// value and the stack from the panic down to the method the kit called;
+	// when the value is an error, errors.Is and errors.As find it too.
+	ErrPanic = errors.New("assignortest: the assignor panicked")
 	// ErrAssignFailed: Assign returned an error for a group it must assign
 	// (it wraps that error too).
 	ErrAssignFailed = errors.New("assignortest: Assign failed on a valid group")
@@ -143,10 +146,12 @@ var (
 // testCase is one conformance case: the rule it checks and the groups that
 // probe it.
 type testCase struct {
-	name  string // short and stable: the subtest name, CaseError.Case
-	rule  string // the rule it checks, in one sentence
-	needs *capability
-	run   func(*runner)
+	name   string  // short and stable: the subtest name, CaseError.Case
+	rule   string  // the rule it checks, in one sentence
+	fix    string  // how a correct assignor keeps the rule, in a sentence or two
+	probes []error // the violations the rule and fix are about
+	needs  *capability
+	run    func(*runner)
 }
 
 // appliesTo reports whether a declares what c needs.
@@ -165,7 +170,7 @@ func (c testCase) check(newAssignor func() assignor.Assignor) (found []*CaseErro
 		return nil, nil
 	}
 	r := &runner{
-		caseName:    c.name,
+		c:           &c,
 		newAssignor: newAssignor,
 		a:           a,
 		cooperative: assignor.Supports(a, assignor.Cooperative),
@@ -177,7 +182,7 @@ func (c testCase) check(newAssignor func() assignor.Assignor) (found []*CaseErro
 
 // runner runs one case against one assignor and collects what it finds.
 type runner struct {
-	caseName    string
+	c           *testCase
 	newAssignor func() assignor.Assignor
 	a           assignor.Assignor
 	cooperative bool
@@ -185,7 +190,7 @@ type runner struct {
 	logs        []string        // lines for Run to log
 	group       string          // the current step's label, for CaseError.Step
 	input       *assignor.Group // the group of the last call, as given
-	plan        *assignor.Plan  // the plan of the last call; nil if it failed
+	plan        *assignor.Plan  // a copy of the plan of the last call, as returned; nil if it failed
 	found       []finding
 	calls       int           // Assign calls made through call
 	assignTime  time.Duration // time spent in them
@@ -230,7 +235,8 @@ func (r *runner) caseErrors() []*CaseError {
 		if len(errs) > 1 {
 			err = errors.Join(errs...)
 		}
-		out = append(out, &CaseError{Case: r.caseName, Step: f.step, Group: f.input, Plan: f.plan, Err: err})
+		rule, fix := adviceFor(r.c, errs)
+		out = append(out, &CaseError{Case: r.c.name, Step: f.step, Rule: rule, Fix: fix, Group: f.input, Plan: f.plan, Err: err})
 		i = j
 	}
 	return out
@@ -267,8 +273,9 @@ func (r *runner) callInPlace(a assignor.Assignor, g assignor.Group) (plan assign
 	return r.assign(a, g.Clone(), g)
 }
 
-// assign runs a.Assign(in) and makes shown and the plan the context of the
-// failures that follow.
+// assign runs a.Assign(in) and makes shown and a copy of the plan, taken
+// before any check can touch the plan, the context of the failures that
+// follow.
 func (r *runner) assign(a assignor.Assignor, shown, in assignor.Group) (assignor.Plan, bool) {
 	r.input, r.plan = &shown, nil
 	start := time.Now()
@@ -277,34 +284,35 @@ func (r *runner) assign(a assignor.Assignor, shown, in assignor.Group) (assignor
 	r.calls++
 	if err != nil {
 		if !errors.Is(err, ErrPanic) {
-			err = fmt.Errorf("%w: %w", ErrAssignFailed, err)
+			err = &assignFailed{err}
 		}
 		r.fail(err)
 		return assignor.Plan{}, false
 	}
-	r.plan = &plan
+	returned := clonePlan(plan)
+	r.plan = &returned
 	return plan, true
 }
 
-// safeAssign calls a.Assign(g), turning a panic into an error wrapping
-// ErrPanic.
-func safeAssign(a assignor.Assignor, g assignor.Group) (plan assignor.Plan, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			plan, err = assignor.Plan{}, fmt.Errorf("%w: %v", ErrPanic, v)
-		}
-	}()
-	return a.Assign(g)
-}
+// assignFailed is the error Assign returned for a valid group. It matches
+// ErrAssignFailed and unwraps to the assignor's error; it is no
+// fmt.Errorf("%w: %w"), which the kit would read as two joined violations.
+type assignFailed struct{ err error }
 
-// safeName calls a.Name(), turning a panic into an error wrapping ErrPanic.
-func safeName(a assignor.Assignor) (name string, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("%w: Name: %v", ErrPanic, v)
-		}
-	}()
-	return a.Name(), nil
+func (e *assignFailed) Error() string        { return ErrAssignFailed.Error() + ": " + e.err.Error() }
+func (e *assignFailed) Is(target error) bool { return target == ErrAssignFailed }
+func (e *assignFailed) Unwrap() error        { return e.err }
+
+// clonePlan returns a deep copy of p: nothing in the copy aliases p.
+func clonePlan(p assignor.Plan) assignor.Plan {
+	out := assignor.Plan{Members: slices.Clone(p.Members), FollowUp: p.FollowUp}
+	for i, mp := range p.Members {
+		mp.Assigned = assignor.CloneTopicPartitions(mp.Assigned)
+		mp.Revoked = assignor.CloneTopicPartitions(mp.Revoked)
+		mp.UserData = slices.Clone(mp.UserData)
+		out.Members[i] = mp
+	}
+	return out
 }
 
 // checkPlan reports every violation [assignor.CheckPlan] finds in plan, with

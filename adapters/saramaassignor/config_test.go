@@ -2,6 +2,7 @@ package saramaassignor_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -52,10 +53,12 @@ func (s valueStrategy) AssignmentData(string, map[string][]int32, int32) ([]byte
 func TestCheckConfig(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		name   string
-		change func(t *testing.T, c *sarama.Config)
-		want   string // the Setting of the one finding, or "" for none
-		says   []string
+		name     string
+		change   func(t *testing.T, c *sarama.Config)
+		opts     saramaassignor.CheckOptions
+		field    string // the Field of the one finding, or "" for none
+		severity saramaassignor.Severity
+		says     []string
 	}{
 		{name: "the recommended config", change: func(*testing.T, *sarama.Config) {}},
 		{
@@ -63,22 +66,85 @@ func TestCheckConfig(t *testing.T) {
 			change: func(_ *testing.T, c *sarama.Config) {
 				c.Consumer.Group.Rebalance.GroupStrategies = append(sarama.NewConfig().Consumer.Group.Rebalance.GroupStrategies, saramaassignor.CooperativeSticky())
 			},
-			want: "Consumer.Group.Rebalance.GroupStrategies",
+			field: "Consumer.Group.Rebalance.GroupStrategies", severity: saramaassignor.Error,
 			says: []string{"range comes first and cooperative-sticky after it", "eager", "set the list instead of appending", "GroupStrategies = []sarama.BalanceStrategy{cooperative-sticky}"},
 		},
 		{
-			name: "ours then sarama's eager sticky (KIP-429's first deploy): eager",
+			name: "ours then sarama's eager sticky (KIP-429's first deploy), not acknowledged: eager",
 			change: func(_ *testing.T, c *sarama.Config) {
 				c.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{saramaassignor.CooperativeSticky(), sarama.NewBalanceStrategySticky()}
 			},
-			want: "Consumer.Group.Rebalance.GroupStrategies",
-			says: []string{"sticky supports only the eager protocol", "in the second, list cooperative-sticky alone"},
+			field: "Consumer.Group.Rebalance.GroupStrategies", severity: saramaassignor.Error,
+			says: []string{"sticky supports only the eager protocol", "CheckConfigWith(c, CheckOptions{Migrating: true}) acknowledges", "in the second, list cooperative-sticky alone"},
 		},
 		{
-			name: "ours and sarama's cooperative-sticky: both cooperative",
+			name: "ours then sarama's eager sticky, acknowledged as KIP-429's first deploy",
+			change: func(_ *testing.T, c *sarama.Config) {
+				c.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{saramaassignor.CooperativeSticky(), sarama.NewBalanceStrategySticky()}
+			},
+			opts: saramaassignor.CheckOptions{Migrating: true},
+		},
+		{
+			name: "ours then range and roundrobin, acknowledged as KIP-429's first deploy",
+			change: func(_ *testing.T, c *sarama.Config) {
+				c.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{saramaassignor.CooperativeSticky(), sarama.NewBalanceStrategyRange(), sarama.NewBalanceStrategyRoundRobin()}
+			},
+			opts: saramaassignor.CheckOptions{Migrating: true},
+		},
+		{
+			name: "range first, though acknowledged as a migration: range keeps assigning",
+			change: func(_ *testing.T, c *sarama.Config) {
+				c.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{sarama.NewBalanceStrategyRange(), saramaassignor.CooperativeSticky()}
+			},
+			opts:  saramaassignor.CheckOptions{Migrating: true},
+			field: "Consumer.Group.Rebalance.GroupStrategies", severity: saramaassignor.Error,
+			says: []string{"range comes first"},
+		},
+		{
+			name:   "acknowledged as a migration after the second deploy: nothing to excuse, nothing found",
+			change: func(*testing.T, *sarama.Config) {},
+			opts:   saramaassignor.CheckOptions{Migrating: true},
+		},
+		{
+			name: "ours then sarama's cooperative-sticky: one name, two strategies, ours runs",
 			change: func(_ *testing.T, c *sarama.Config) {
 				c.Consumer.Group.Rebalance.GroupStrategies = append(c.Consumer.Group.Rebalance.GroupStrategies, sarama.NewBalanceStrategyCooperativeSticky())
 			},
+			field: "Consumer.Group.Rebalance.GroupStrategies", severity: saramaassignor.Error,
+			says: []string{"cooperative-sticky names 2 strategies of different implementations (GroupStrategies[0] (saramaassignor's) and GroupStrategies[1] (*sarama.", "so GroupStrategies[0] runs", "keep GroupStrategies[0] (saramaassignor's) and remove GroupStrategies[1]"},
+		},
+		{
+			name: "sarama's cooperative-sticky then ours: sarama's runs, keep ours",
+			change: func(_ *testing.T, c *sarama.Config) {
+				c.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{sarama.NewBalanceStrategyCooperativeSticky(), saramaassignor.CooperativeSticky()}
+			},
+			field: "Consumer.Group.Rebalance.GroupStrategies", severity: saramaassignor.Error,
+			says: []string{"so GroupStrategies[0] runs and the others never do", "keep GroupStrategies[1] (saramaassignor's) and remove GroupStrategies[0]"},
+		},
+		{
+			name: "the same strategy listed twice",
+			change: func(_ *testing.T, c *sarama.Config) {
+				s := saramaassignor.CooperativeSticky()
+				c.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{s, s}
+			},
+			field: "Consumer.Group.Rebalance.GroupStrategies", severity: saramaassignor.Warning,
+			says: []string{"cooperative-sticky is listed twice (GroupStrategies[0] and GroupStrategies[1], the same strategy)", "only the first entry is used", "remove GroupStrategies[1]"},
+		},
+		{
+			name: "two of ours under one name",
+			change: func(_ *testing.T, c *sarama.Config) {
+				c.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{saramaassignor.CooperativeSticky(), saramaassignor.CooperativeSticky(), saramaassignor.CooperativeSticky()}
+			},
+			field: "Consumer.Group.Rebalance.GroupStrategies", severity: saramaassignor.Warning,
+			says: []string{"listed 3 times (GroupStrategies[0], GroupStrategies[1] and GroupStrategies[2], each saramaassignor's)", "remove GroupStrategies[1] and GroupStrategies[2]"},
+		},
+		{
+			name: "two values of a type that is not comparable, under one name: compared without a panic",
+			change: func(_ *testing.T, c *sarama.Config) {
+				c.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{valueStrategy{name: "x", extra: []string{"a"}}, valueStrategy{name: "x", extra: []string{"a"}}}
+			},
+			field: "Consumer.Group.Rebalance.GroupStrategies", severity: saramaassignor.Warning,
+			says: []string{"each saramaassignor_test.valueStrategy"},
 		},
 		{
 			name: "the deprecated Strategy hides GroupStrategies",
@@ -86,7 +152,7 @@ func TestCheckConfig(t *testing.T) {
 				c.Consumer.Group.Rebalance.Strategy = valueStrategy{name: "legacy", extra: []string{"x"}}
 				c.Consumer.Group.Rebalance.GroupStrategies = append(c.Consumer.Group.Rebalance.GroupStrategies, valueStrategy{name: "legacy"})
 			},
-			want: "Consumer.Group.Rebalance.Strategy",
+			field: "Consumer.Group.Rebalance.Strategy", severity: saramaassignor.Error,
 			says: []string{"ignores GroupStrategies (cooperative-sticky)", "leave Strategy nil"},
 		},
 		{
@@ -95,7 +161,7 @@ func TestCheckConfig(t *testing.T) {
 				c.Version = sarama.V2_8_0_0
 				c.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{strategy(t, cooperative.Config{InnerUserData: true})}
 			},
-			want: "Version",
+			field: "Version", severity: saramaassignor.Error,
 			says: []string{"2.8.0", "first 4 bytes as the generation", "set Version to sarama.V3_2_0_0 or later"},
 		},
 		{
@@ -108,7 +174,7 @@ func TestCheckConfig(t *testing.T) {
 				}
 				c.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{s}
 			},
-			want: "Version",
+			field: "Version", severity: saramaassignor.Error,
 			says: []string{"carries none", "withheld from both"},
 		},
 		{
@@ -141,7 +207,7 @@ func TestCheckConfig(t *testing.T) {
 				*c = *sarama.NewConfig()
 				c.Consumer.Group.Rebalance.GroupStrategies = recommended().Consumer.Group.Rebalance.GroupStrategies
 			},
-			want: "Consumer.Group.Rebalance.Retry.Backoff",
+			field: "Consumer.Group.Rebalance.Retry.Backoff", severity: saramaassignor.Warning,
 			says: []string{"2s", "second round", "at most 500ms"},
 		},
 		{
@@ -156,7 +222,7 @@ func TestCheckConfig(t *testing.T) {
 			change: func(_ *testing.T, c *sarama.Config) {
 				c.Consumer.Group.Heartbeat.Interval = 4 * time.Second
 			},
-			want: "Consumer.Group.Heartbeat.Interval",
+			field: "Consumer.Group.Heartbeat.Interval", severity: saramaassignor.Warning,
 			says: []string{"4s is above a third of Consumer.Group.Session.Timeout (10s)", "at most 3.333333333s"},
 		},
 		{
@@ -165,7 +231,7 @@ func TestCheckConfig(t *testing.T) {
 				c.Consumer.Group.Heartbeat.Interval = 300 * time.Millisecond
 				c.Consumer.Group.Session.Timeout = 3 * time.Second
 			},
-			want: "Consumer.MaxWaitTime",
+			field: "Consumer.MaxWaitTime", severity: saramaassignor.Warning,
 			says: []string{"500ms is above Consumer.Group.Heartbeat.Interval (300ms)", "set it to at most 300ms"},
 		},
 	} {
@@ -176,29 +242,35 @@ func TestCheckConfig(t *testing.T) {
 			if err := c.Validate(); err != nil {
 				t.Fatalf("sarama's Validate rejects the row's config, so it tests nothing beyond it: %v", err)
 			}
-			err := saramaassignor.CheckConfig(c)
-			if tt.want == "" {
+			err := saramaassignor.CheckConfigWith(c, tt.opts)
+			if tt.opts == (saramaassignor.CheckOptions{}) {
+				if plain := saramaassignor.CheckConfig(c); (plain == nil) != (err == nil) || (err != nil && plain.Error() != err.Error()) {
+					t.Errorf("CheckConfig = %v, but CheckConfigWith with no options = %v", plain, err)
+				}
+			}
+			if tt.field == "" {
 				if err != nil {
-					t.Fatalf("CheckConfig: %v", err)
+					t.Fatalf("CheckConfigWith(%+v): %v", tt.opts, err)
 				}
 				return
 			}
 			var ce *saramaassignor.ConfigError
 			if !errors.As(err, &ce) {
-				t.Fatalf("CheckConfig = %v, want a *ConfigError", err)
+				t.Fatalf("CheckConfigWith = %v, want a *ConfigError", err)
 			}
-			if n := len(err.(interface{ Unwrap() []error }).Unwrap()); n != 1 {
-				t.Errorf("%d findings, want 1:\n%v", n, err)
+			if len(ce.Findings) != 1 {
+				t.Fatalf("%d findings, want 1:\n%v", len(ce.Findings), err)
 			}
-			if ce.Setting != tt.want {
-				t.Errorf("Setting %q, want %q", ce.Setting, tt.want)
+			f := ce.Findings[0]
+			if f.Field != tt.field || f.Severity != tt.severity {
+				t.Errorf("finding on %q, %v; want %q, %v", f.Field, f.Severity, tt.field, tt.severity)
 			}
-			if ce.Problem == "" || ce.Fix == "" {
-				t.Errorf("Problem %q, Fix %q: want both", ce.Problem, ce.Fix)
+			if f.Problem == "" || f.Fix == "" {
+				t.Errorf("Problem %q, Fix %q: want both", f.Problem, f.Fix)
 			}
 			text := err.Error()
-			if !strings.HasPrefix(text, "saramaassignor: "+tt.want+": ") || !strings.Contains(text, ce.Fix) {
-				t.Errorf("the text names neither the setting first nor the fix: %s", text)
+			if want := "saramaassignor: " + tt.field + " (" + tt.severity.String() + "): " + f.Problem + "; " + f.Fix; text != want {
+				t.Errorf("the text is\n%s\nwant the field, severity, problem and fix:\n%s", text, want)
 			}
 			for _, s := range tt.says {
 				if !strings.Contains(text, s) {
@@ -209,27 +281,56 @@ func TestCheckConfig(t *testing.T) {
 	}
 }
 
-// TestCheckConfigJoinsFindings: several findings come joined, each a
-// *ConfigError; a nil config is an error, not a panic.
-func TestCheckConfigJoinsFindings(t *testing.T) {
+// TestCheckConfigFindings: several findings come in one *ConfigError, in
+// the order the checks run, one line each in its text; a nil config is an
+// error, not a panic.
+func TestCheckConfigFindings(t *testing.T) {
 	t.Parallel()
 	c := sarama.NewConfig()
-	c.Consumer.Group.Rebalance.GroupStrategies = append(c.Consumer.Group.Rebalance.GroupStrategies, saramaassignor.CooperativeSticky())
+	c.Consumer.Group.Rebalance.GroupStrategies = append(c.Consumer.Group.Rebalance.GroupStrategies, saramaassignor.CooperativeSticky(), sarama.NewBalanceStrategyCooperativeSticky())
 	c.Consumer.Group.Heartbeat.Interval = 300 * time.Millisecond
 	c.Consumer.Group.Session.Timeout = 3 * time.Second
 	err := saramaassignor.CheckConfig(c)
-	var settings []string
-	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
-		var ce *saramaassignor.ConfigError
-		if !errors.As(e, &ce) {
-			t.Fatalf("not a *ConfigError: %v", e)
+	var ce *saramaassignor.ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("CheckConfig = %v, want a *ConfigError", err)
+	}
+	var got []string
+	for _, f := range ce.Findings {
+		got = append(got, f.Field+" "+f.Severity.String())
+	}
+	want := []string{
+		"Consumer.Group.Rebalance.GroupStrategies error", // two strategies named cooperative-sticky
+		"Consumer.Group.Rebalance.GroupStrategies error", // range first
+		"Consumer.MaxWaitTime warning",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if fix := ce.Findings[1].Fix; !strings.HasSuffix(fix, "GroupStrategies = []sarama.BalanceStrategy{cooperative-sticky}") {
+		t.Errorf("the fix for range first lists a name twice or not at all: %s", fix)
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != len(ce.Findings) {
+		t.Fatalf("%d lines for %d findings:\n%v", len(lines), len(ce.Findings), err)
+	}
+	for i, f := range ce.Findings {
+		if lines[i] != "saramaassignor: "+f.String() {
+			t.Errorf("line %d is %q, want the finding's String", i, lines[i])
 		}
-		settings = append(settings, ce.Setting)
 	}
-	if want := "Consumer.Group.Rebalance.GroupStrategies Consumer.MaxWaitTime"; strings.Join(settings, " ") != want {
-		t.Errorf("findings for %v, want %s", settings, want)
+	if err := saramaassignor.CheckConfig(nil); err == nil || errors.As(err, &ce) {
+		t.Errorf("CheckConfig(nil) = %v, want an error that is not a *ConfigError", err)
 	}
-	if err := saramaassignor.CheckConfig(nil); err == nil {
-		t.Error("CheckConfig(nil) = nil")
+}
+
+// TestSeverityString: the severities print as words, an unknown one as its
+// number.
+func TestSeverityString(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[saramaassignor.Severity]string{saramaassignor.Warning: "warning", saramaassignor.Error: "error", 0: "Severity(0)"} {
+		if got := s.String(); got != want {
+			t.Errorf("Severity(%d).String() = %q, want %q", int(s), got, want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/IBM/sarama"
 
@@ -59,21 +60,48 @@ func ExampleNew() {
 
 // CheckConfig finds what sarama accepts but costs a cooperative group. Here
 // the mistake of appending to sarama.NewConfig's strategies: range comes
-// first, so the group runs range, eager.
+// first, so the group runs range, eager. Each finding carries its field, its
+// severity and the fix; a program can fail on errors and log warnings.
 func ExampleCheckConfig() {
 	config := sarama.NewConfig()
 	config.Version = sarama.V3_2_0_0
 	config.Consumer.Group.Rebalance.GroupStrategies = append(config.Consumer.Group.Rebalance.GroupStrategies, saramaassignor.CooperativeSticky())
 	err := saramaassignor.CheckConfig(config)
-	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
-		var finding *saramaassignor.ConfigError
-		if errors.As(e, &finding) {
-			fmt.Printf("%s\n  fix: %s\n", finding.Setting, finding.Fix)
+	var ce *saramaassignor.ConfigError
+	if errors.As(err, &ce) {
+		for _, f := range ce.Findings {
+			fmt.Printf("%s: %s\n  fix: %s\n", f.Severity, f.Field, f.Fix)
 		}
 	}
 	// Output:
-	// Consumer.Group.Rebalance.GroupStrategies
+	// error: Consumer.Group.Rebalance.GroupStrategies
 	//   fix: set the list instead of appending to it (sarama.NewConfig puts range there): GroupStrategies = []sarama.BalanceStrategy{cooperative-sticky}
+}
+
+// CheckConfigWith acknowledges the first of KIP-429's two rolling deploys
+// from range to cooperative-sticky. In the first, every member offers both,
+// cooperative-sticky first, so that members not yet redeployed (range only)
+// still share a protocol with the rest; the group runs eager meanwhile,
+// which CheckConfig reports and CheckOptions.Migrating accepts. In the
+// second, every member offers cooperative-sticky alone, and the group runs
+// cooperative; there the retry backoff counts, so it is shortened.
+func ExampleCheckConfigWith() {
+	config := sarama.NewConfig()
+	config.Version = sarama.V3_2_0_0
+	config.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{saramaassignor.CooperativeSticky(), sarama.NewBalanceStrategyRange()}
+	var ce *saramaassignor.ConfigError
+	if errors.As(saramaassignor.CheckConfig(config), &ce) {
+		fmt.Println("first deploy, CheckConfig:", ce.Findings[0].Severity, ce.Findings[0].Field)
+	}
+	fmt.Println("first deploy, Migrating:", saramaassignor.CheckConfigWith(config, saramaassignor.CheckOptions{Migrating: true}))
+
+	config.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{saramaassignor.CooperativeSticky()}
+	config.Consumer.Group.Rebalance.Retry.Backoff = 100 * time.Millisecond
+	fmt.Println("second deploy:", saramaassignor.CheckConfig(config))
+	// Output:
+	// first deploy, CheckConfig: error Consumer.Group.Rebalance.GroupStrategies
+	// first deploy, Migrating: <nil>
+	// second deploy: <nil>
 }
 
 // RackByPrefix maps member IDs to racks on the leader, from the client IDs
