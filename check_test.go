@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kgroup/assignor"
@@ -228,5 +229,22 @@ func TestCheckPlanErrorText(t *testing.T) {
 				t.Errorf("PartitionError %+v: Other = %q, want %q", pe, pe.Other, tt.other)
 			}
 		})
+	}
+}
+
+// TestPartitionErrorPrintable: a topic name read from the wire may hold
+// anything; the error stays one printable line, the name quoted when it
+// needs to be.
+func TestPartitionErrorPrintable(t *testing.T) {
+	for _, tc := range []struct{ topic, want string }{
+		{"orders", "orders/3"},
+		{"a\nb", `"a\nb"/3`},
+		{"with space", `"with space"/3`},
+		{"", `""/3`},
+	} {
+		err := &assignor.PartitionError{Err: assignor.ErrNotSubscribed, Topic: tc.topic, Partition: 3, Member: "m"}
+		if got := err.Error(); !strings.Contains(got, tc.want) || strings.ContainsAny(got, "\n\x00") {
+			t.Errorf("topic %q: %q, want it to contain %q on one line", tc.topic, got, tc.want)
+		}
 	}
 }

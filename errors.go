@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Errors for a group that cannot be assigned at all, returned (wrapped in a
@@ -91,7 +92,7 @@ func (e *PartitionError) Error() string {
 		b.WriteString("topic ")
 		b.WriteString(strconv.Quote(e.Topic))
 	} else {
-		b.WriteString(e.Topic)
+		b.WriteString(plainOrQuoted(e.Topic))
 		b.WriteString("/")
 		b.WriteString(itoa(int64(e.Partition)))
 	}
@@ -121,3 +122,18 @@ func errorText(err error) string {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// plainOrQuoted returns s as it is when every rune of it is printable and
+// not a space, else quoted: a name read from the wire may hold anything,
+// and an error stays one printable line.
+func plainOrQuoted(s string) string {
+	for _, r := range s {
+		if !unicode.IsGraphic(r) || unicode.IsSpace(r) {
+			return strconv.Quote(s)
+		}
+	}
+	if s == "" {
+		return `""`
+	}
+	return s
+}

@@ -28,9 +28,9 @@ const (
 // 0..NumTopics()-1 in name order; each topic's partitions (sorted,
 // deduplicated, negatives dropped) get a contiguous range of flat partition
 // numbers ([Index.TopicRange]), so flat order is topic name order, then
-// partition ID order. An assignor that decides per flat partition builds its
-// plan with [Index.PlanFromHolders], which comes out sorted and copies what
-// it needs.
+// partition ID order. An assignor that decides per flat partition answers
+// with a [FlatPlan] (see [FlatAssignor]); [Index.PlanOf] turns one into a
+// Plan, sorted.
 //
 // # Claims
 //
