@@ -22,11 +22,20 @@
 // carry the generation, and settings that make cooperative second rounds
 // slow (Rebalance.Retry.Backoff, 2 s by default; the heartbeat interval;
 // Consumer.MaxWaitTime, since sarama sends fetches and group requests over
-// one connection per broker). Call it where the config is built:
+// one connection per broker), two strategies with one protocol name (ours
+// beside sarama's own cooperative-sticky: sarama plans with the first, and
+// the broker hands the leader the first member entry of that name) and a
+// strategy listed twice. Call it where the config is built:
 //
 //	if err := saramaassignor.CheckConfig(config); err != nil {
-//		log.Print(err) // or fail: each finding names its setting and fix
+//		log.Print(err) // or fail: each finding names its field, severity and fix
 //	}
+//
+// The findings are typed ([ConfigError] holds them, each a [Finding]: field,
+// [Severity], problem, fix), for a program to act on. The first of KIP-429's
+// two rolling deploys lists the cooperative strategy with an eager one on
+// purpose: acknowledge it with [CheckConfigWith] and
+// CheckOptions{Migrating: true}.
 //
 // # What sarama does before Plan
 //
