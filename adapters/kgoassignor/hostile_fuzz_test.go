@@ -23,8 +23,8 @@ import (
 // arbitrary JoinGroup metadata, under each of this module's assignors
 // (sticky, round-robin and weighted, eager and through cooperative.Wrap),
 // through the leader as kgo drives it (MemberBalancer, SetBalanceInfo,
-// BalanceOrError), for two rounds on the same balancer so that the
-// leader's memory of its last round is used.
+// BalanceOrError), for two rounds after the one that forms the group, on
+// the same balancer, so that the leader's memory of its last round is used.
 //
 // The inputs: setup (see hostileSetup: the assignor, how many honest
 // members, whether x was an honest member of the settled round before,
@@ -35,7 +35,8 @@ import (
 // subscribes to, and w (3), which only x may. Round 0 (generation 5) forms
 // the group from scratch, with x in it when setup says so (an honest
 // member then, subscribed to t, u and w). Round 1 (generation 6): each
-// honest member sends what round 0 gave it; x sends meta1. Round 2
+// honest member sends what round 0 gave it, at generation 5; x sends
+// meta1. Round 2
 // (generation 7): each honest member sends what round 1 gave it (it took
 // its assignment and revoked the rest); x sends meta2 (or meta1 again).
 //

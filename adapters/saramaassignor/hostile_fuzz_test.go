@@ -26,8 +26,10 @@ import (
 // repeated partition IDs, any generation, any user data, any rack), under
 // each of this module's assignors (sticky, round-robin and weighted, eager
 // and through cooperative.Wrap), through Strategy.Plan, AssignmentData and
-// every member's OnAssignment as sarama calls them, for two rounds on the
-// same strategy so that the leader's memory of its last round is used.
+// every member's OnAssignment as sarama calls them, for two rounds after
+// the one that forms the group, on the same strategy, so that the leader's
+// memory of its last round is used (it learns that its plan was delivered
+// from its own member's OnAssignment).
 //
 // The inputs: setup (see hostileSetup: the assignor, how many honest
 // members, whether x was an honest member of the settled round before,
