@@ -64,14 +64,20 @@ func (r *Round) Assign(generation int32) (*Result, error) {
 		var from []withheldClaim
 		taken, from, stats.Withheld = r.withhold(ix, &fp, blind)
 		withheld = withheldClaims(ix, fp, taken, from)
+		// The follow-up round must come. Members that revoke something
+		// rejoin for it; else the leader's own client rejoins (when the
+		// adapter can make it), or a member that holds a partition is
+		// made to revoke it, or, with nobody to revoke, the mark must do.
+		nudged := true
 		if fp.FollowUp && stats.ClaimsUnknown > 0 && !l.cfg.LeaderRejoins && !r.revokes(withheld) {
-			if w, ok := r.nudge(ix, &fp, &taken); ok {
+			var w withheldClaim
+			if w, nudged = r.nudge(ix, &fp, &taken); nudged {
 				withheld = sortWithheld(append(withheld, w))
 			}
 		}
-		if fp.FollowUp && mark && !blind && !r.progress(last, generation, withheld) {
+		if fp.FollowUp && mark && !blind && nudged && !r.progress(last, generation, withheld) {
 			mark = false
-			l.log.Info("plan withholds what the last one did, from the same members at the same generations: assignments not marked for fast re-join (the members rejoin once they revoke)",
+			l.log.Info("plan withholds what the last one did, from the same members at the same generations, or once more for members whose claims are unknown: assignments not marked for fast re-join (the members rejoin once they revoke)",
 				"partitions", len(withheld))
 		}
 	}
@@ -81,7 +87,7 @@ func (r *Round) Assign(generation int32) (*Result, error) {
 	stats.Duration = time.Since(start)
 	res.Stats = stats
 	if l.cooperative {
-		l.remember(&memory{generation: max(generation, 0), assignments: res.Assignments, withheld: withheld})
+		l.remember(&memory{generation: max(generation, 0), assignments: res.Assignments, withheld: withheld, marked: mark && fp.FollowUp})
 	}
 	l.log.Debug("rebalance", stats.attrs()...)
 	return res, nil

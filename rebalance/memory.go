@@ -32,6 +32,9 @@ type memory struct {
 	// [Round.Assign], or [Leader.Delivered] when the client did not say.
 	generation int32
 	delivered  bool
+	// marked: the round's assignments carried the fast re-join mark, so
+	// members rejoined at once and one slow to sync may have missed it.
+	marked bool
 	// assignments are the round's, sorted by member ID.
 	assignments []Assignment
 	// withheld are the partitions the round withheld from a member that
@@ -100,8 +103,15 @@ func (m *memory) assigned(id string) []assignor.TopicPartitions {
 }
 
 // withheldFrom returns what the round withheld from member id out of the
-// member's own claims, not carried ones.
+// member's own claims, not carried ones, when the round was marked for fast
+// re-join: then the others rejoined at once and the member may have missed
+// the round's SyncGroup, still holding them. (An unmarked round's SyncGroup
+// reaches every member that joined it before anyone rejoins but the
+// members that revoke, as in any cooperative group.)
 func (m *memory) withheldFrom(id string) []assignor.TopicPartitions {
+	if !m.marked {
+		return nil
+	}
 	var out []assignor.TopicPartitions
 	for _, w := range m.withheld {
 		if w.member != id || w.carried {

@@ -27,8 +27,8 @@ import (
 // Claims at or above the generation being balanced into were dropped
 // before, so a member cannot hold the group back with an impossible
 // generation. It returns which flat partitions it took, what it took from
-// whom (not the blind ones), and how many claims outside the metadata it
-// kept from their claimer. O(C log C) for C claims it looks at, plus the
+// whom (a blind one from every member whose claims are unknown), and how
+// many claims outside the metadata it kept from their claimer. O(C log C) for C claims it looks at, plus the
 // partitions when blind.
 func (r *Round) withhold(ix *assignor.Index, fp *assignor.FlatPlan, blind bool) (taken []bool, from []withheldClaim, outsideWithheld int) {
 	outside := ix.Outside()
@@ -75,9 +75,24 @@ func (r *Round) withhold(ix *assignor.Index, fp *assignor.FlatPlan, blind bool) 
 		withholdFrom(mem, own, mem.shadow, true)
 	}
 	if blind {
+		// What no readable member claims, any member whose claims are
+		// unknown may hold: each of them is recorded as its claimant, so
+		// that the next round keeps it from everyone else once more in
+		// case that member misses this round's plan.
+		var unknown []*member
+		for i := range r.members {
+			if r.members[i].unknown {
+				unknown = append(unknown, &r.members[i])
+			}
+		}
 		for p, h := range fp.Holder {
-			if h >= 0 && ix.Owner(int32(p)) == assignor.Unclaimed {
-				take(int32(p))
+			if h < 0 || ix.Owner(int32(p)) != assignor.Unclaimed {
+				continue
+			}
+			take(int32(p))
+			topic, id := ix.Partition(int32(p))
+			for _, mem := range unknown {
+				from = append(from, withheldClaim{topic: topic, partition: id, member: mem.m.ID, generation: assignor.NoGeneration})
 			}
 		}
 	}

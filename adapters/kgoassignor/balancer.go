@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -153,6 +154,7 @@ func build(a assignor.Assignor, cfg Config) *Balancer {
 	b.leader = rebalance.NewLeader(a, rebalance.Config{MemberRack: cfg.MemberRack, DisableFastRejoin: cfg.DisableFastRejoin, LeaderRejoins: true, Logger: b.log})
 	b.log = b.log.With("assignor", b.name)
 	b.fast.force = (*kgo.Client).ForceRebalance
+	b.fast.after = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
 	return b
 }
 

@@ -3,6 +3,7 @@ package kgoassignor
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -27,6 +28,9 @@ type fastRejoin struct {
 	// (0: none pending): its own member rejoins once it has that
 	// generation's assignment, since no member may ever revoke them.
 	followUp atomic.Int32
+
+	// after runs f after d (time.AfterFunc; tests run it at once).
+	after func(d time.Duration, f func())
 
 	// force makes a client rejoin: (*kgo.Client).ForceRebalance. Tests
 	// record the calls instead; what kgo does then is the end-to-end
@@ -86,7 +90,10 @@ func (b *Balancer) forceRejoin(why string) bool {
 // its assignment is marked: it tells the leader side that the plan of the
 // generation (if this member led it) was delivered, rejoins for the mark,
 // and rejoins anyway after leading a plan that withheld partitions for
-// members whose claims it could not read.
+// members whose claims it could not read: at once when the plan was marked
+// (everyone rejoins at once then), else one heartbeat interval later, so
+// that a member slow to sync, which the plan waits for, is not cut short by
+// the leader's own rejoin.
 func (b *Balancer) synced(marked bool) {
 	gen, bound := b.boundGeneration()
 	if !b.cooperative {
@@ -96,8 +103,30 @@ func (b *Balancer) synced(marked bool) {
 		b.leader.Delivered(gen)
 	}
 	forced := b.rejoinIfMarked(marked)
-	if bound && gen > 0 && b.fast.followUp.CompareAndSwap(gen, 0) && !forced {
+	if !bound || gen <= 0 || !b.fast.followUp.CompareAndSwap(gen, 0) || forced {
+		return
+	}
+	if marked {
 		b.log.Info("rejoining for the follow-up round of a plan that withheld partitions for members whose claims are unknown", "generation", gen)
 		b.forceRejoin("follow-up re-join")
+		return
 	}
+	wait := b.heartbeatInterval()
+	b.log.Info("rejoining after a heartbeat interval for the follow-up round of a plan that withheld partitions for members whose claims are unknown", "generation", gen, "after", wait)
+	b.fast.after(wait, func() {
+		if g, ok := b.boundGeneration(); ok && g == gen { // no rebalance meanwhile
+			b.forceRejoin("follow-up re-join")
+		}
+	})
+}
+
+// heartbeatInterval returns the bound client's heartbeat interval (kgo's
+// default, 3 s, when it cannot be read).
+func (b *Balancer) heartbeatInterval() time.Duration {
+	if cl := b.clients.only(); cl != nil {
+		if d, ok := cl.OptValue(kgo.HeartbeatInterval).(time.Duration); ok && d > 0 {
+			return d
+		}
+	}
+	return 3 * time.Second
 }
