@@ -75,9 +75,12 @@ func (r *Round) Assign(generation int32) (*Result, error) {
 				withheld = sortWithheld(append(withheld, w))
 			}
 		}
-		if fp.FollowUp && mark && !blind && nudged && !r.progress(last, generation, withheld) {
+		// No rush into the next round while a member may still be taking
+		// its last assignment, or when the round could not read some
+		// member's claims (it must not miss this plan either).
+		if fp.FollowUp && mark && nudged && (blind || !r.progress(last, generation, withheld)) {
 			mark = false
-			l.log.Info("plan withholds what the last one did, from the same members at the same generations, or once more for members whose claims are unknown: assignments not marked for fast re-join (the members rejoin once they revoke)",
+			l.log.Info("plan withholds for members that may not have taken their last assignment, or whose claims are unknown: assignments not marked for fast re-join (the members rejoin once they revoke)",
 				"partitions", len(withheld))
 		}
 	}

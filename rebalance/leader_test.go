@@ -140,7 +140,7 @@ func TestRoundSetsAside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := render(res), "a: t[2 3] *\nd:  *\ngarbage:  *\n"; got != want {
+	if got, want := render(res), "a: t[2 3]\nd: \ngarbage: \n"; got != want { // unmarked: garbage's claims are unknown, so nobody rushes into the next round before it took this plan
 		t.Fatalf("assignments\n%swant\n%s", got, want)
 	}
 	s := res.Stats

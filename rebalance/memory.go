@@ -50,7 +50,8 @@ type withheldClaim struct {
 	member     string
 	generation int32 // of the member's claim
 	// carried: the claim was not the member's own but carried over from
-	// the round before (it is not carried again).
+	// the round before, or a blind round's guess: it is not carried to the
+	// next round.
 	carried bool
 }
 

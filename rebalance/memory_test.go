@@ -73,9 +73,8 @@ func TestUnreadableMember(t *testing.T) {
 		t.Run(ca.name, func(t *testing.T) {
 			g := group(t, 3, ca.new, rebalance.Config{})
 			g.members[1].truncated = true
-			// Withhold everything (no plan yet), once more for the member
-			// in case it missed that marked round, hand out.
-			g.settleWithin("the group forms", 3)
+			// Withhold everything (no plan yet), then hand out.
+			g.settleWithin("the group forms", 2)
 			if s := g.results[0].Stats; s.ClaimsUnknown != 1 || s.Withheld != 17 {
 				t.Fatalf("first round: %+v, want 1 member's claims unknown and all 17 partitions withheld", s)
 			}
@@ -100,24 +99,25 @@ func TestUnreadableMember(t *testing.T) {
 // TestUnreadableMemberLeaderChange: the leader leaves, or restarts as a
 // static member (a new process: no memory). The new leader has no plan to
 // read the truncated member's claims from, so its first round withholds
-// every partition no readable member claims; the second withholds them once
-// more from everyone but that member (it may have missed the first, marked,
-// round's plan), unmarked; the third hands them out.
+// every partition no readable member claims, unmarked (so that the member
+// takes this plan before anyone rejoins), and takes one partition from a
+// member that holds it so that the member revokes it and rejoins; the
+// second round hands them out.
 func TestUnreadableMemberLeaderChange(t *testing.T) {
 	for _, ca := range cooperativeAssignors {
 		t.Run(ca.name, func(t *testing.T) {
 			g := group(t, 4, ca.new, rebalance.Config{})
 			g.members[2].truncated = true
-			g.settleWithin("the group forms", 3)
+			g.settleWithin("the group forms", 2)
 
 			g.leave(0) // the leader; m1 leads now
-			g.settleWithin("the leader leaves", 3)
+			g.settleWithin("the leader leaves", 2)
 			if s := g.results[0].Stats; s.ClaimsUnknown != 1 || s.Withheld == 0 || !s.FollowUp {
 				t.Fatalf("the new leader's first round: %+v, want the partitions nobody claims withheld", s)
 			}
 
 			g.members[g.lead].restart() // a static leader restarts: same ID, no memory
-			g.settleWithin("the static leader restarts", 3)
+			g.settleWithin("the static leader restarts", 2)
 		})
 	}
 }

@@ -27,7 +27,8 @@ import (
 // Claims at or above the generation being balanced into were dropped
 // before, so a member cannot hold the group back with an impossible
 // generation. It returns which flat partitions it took, what it took from
-// whom (a blind one from every member whose claims are unknown), and how
+// whom (a blind one from every member whose claims are unknown, never to be
+// carried), and how
 // many claims outside the metadata it kept from their claimer. O(C log C) for C claims it looks at, plus the
 // partitions when blind.
 func (r *Round) withhold(ix *assignor.Index, fp *assignor.FlatPlan, blind bool) (taken []bool, from []withheldClaim, outsideWithheld int) {
@@ -76,9 +77,9 @@ func (r *Round) withhold(ix *assignor.Index, fp *assignor.FlatPlan, blind bool) 
 	}
 	if blind {
 		// What no readable member claims, any member whose claims are
-		// unknown may hold: each of them is recorded as its claimant, so
-		// that the next round keeps it from everyone else once more in
-		// case that member misses this round's plan.
+		// unknown may hold: each of them is recorded as its claimant (for
+		// the record; not carried to the next round: a blind round is
+		// marked only when nobody holds anything to revoke).
 		var unknown []*member
 		for i := range r.members {
 			if r.members[i].unknown {
@@ -92,7 +93,7 @@ func (r *Round) withhold(ix *assignor.Index, fp *assignor.FlatPlan, blind bool) 
 			take(int32(p))
 			topic, id := ix.Partition(int32(p))
 			for _, mem := range unknown {
-				from = append(from, withheldClaim{topic: topic, partition: id, member: mem.m.ID, generation: assignor.NoGeneration})
+				from = append(from, withheldClaim{topic: topic, partition: id, member: mem.m.ID, generation: assignor.NoGeneration, carried: true})
 			}
 		}
 	}
