@@ -3,6 +3,8 @@ package sticky
 import (
 	"cmp"
 	"slices"
+
+	"github.com/kgroup/assignor/internal/balance"
 )
 
 // Balance alone (criterion 1) is solved before the flow, because it tells
@@ -104,96 +106,14 @@ func waterFill(n int32, set, load, out, scratch []int32) []int32 {
 	return scratch
 }
 
-// exchange walks the exchange graph: from a member, to the hubs where it
-// holds partitions, to their subscribers.
-type exchange struct {
-	net      *flowNetwork
-	held     []int32
-	seen     []bool // members
-	hubSeen  []bool // network hubs
-	parent   []int32
-	parentAt []int32 // the held slot the partition leaves from
-	queue    []int32
-}
-
-func newExchange(net *flowNetwork, held []int32) *exchange {
-	numMembers := net.sol.members
-	return &exchange{net: net, held: held, seen: make([]bool, numMembers), hubSeen: make([]bool, len(net.hubs)), parent: make([]int32, numMembers), parentAt: make([]int32, numMembers)}
-}
-
-func (x *exchange) reset() {
-	clear(x.seen)
-	clear(x.hubSeen)
-	x.queue = x.queue[:0]
-}
-
-// forward runs a BFS from the queued members over members not blocked,
-// calling stop on each newly reached member; it returns the member stop
-// accepted, or -1.
-func (x *exchange) forward(blocked []bool, stop func(m int32) bool) int32 {
-	net, sol := x.net, x.net.sol
-	for h := 0; h < len(x.queue); h++ {
-		u := x.queue[h]
-		for k := net.memberHubFrom[u]; k < net.memberHubFrom[u+1]; k++ {
-			j := net.memberHub[k]
-			g := net.f.hubOff[net.hubs[j]] + net.memberPos[k]
-			if x.hubSeen[j] || x.held[g] == 0 {
-				continue
-			}
-			x.hubSeen[j] = true
-			for _, v := range sol.sets[sol.hubSet[net.hubs[j]]] {
-				if x.seen[v] || (blocked != nil && blocked[v]) {
-					continue
-				}
-				x.seen[v] = true
-				x.parent[v], x.parentAt[v] = u, g
-				if stop(v) {
-					return v
-				}
-				x.queue = append(x.queue, v)
-			}
-		}
-	}
-	return -1
-}
-
-// backward runs a BFS from the queued members against the exchange graph:
-// it reaches every member that can pass a partition to one of them, and
-// calls found on each.
-func (x *exchange) backward(found func(m int32)) {
-	net, sol := x.net, x.net.sol
-	for h := 0; h < len(x.queue); h++ {
-		w := x.queue[h]
-		for k := net.memberHubFrom[w]; k < net.memberHubFrom[w+1]; k++ {
-			j := net.memberHub[k]
-			if x.hubSeen[j] {
-				continue
-			}
-			x.hubSeen[j] = true
-			h := net.hubs[j]
-			off := net.f.hubOff[h]
-			for i, u := range sol.sets[sol.hubSet[h]] {
-				if x.seen[u] || x.held[off+int32(i)] == 0 {
-					continue
-				}
-				x.seen[u] = true
-				found(u)
-				x.queue = append(x.queue, u)
-			}
-		}
-	}
-}
-
 // repair improves the water-filled loads to an optimal vector; see
 // optimalLoads.
 func (net *flowNetwork) repair(load, held []int32) {
 	sol := net.sol
-	x := newExchange(net, held)
+	x := balance.NewWalk(&net.graph, held)
 	settled := make([]bool, sol.members)
-	inNetwork := make([]bool, sol.members)
-	for m := range sol.members {
-		inNetwork[m] = net.memberHubFrom[m+1] > net.memberHubFrom[m]
-		settled[m] = !inNetwork[m]
+	for m := range int32(sol.members) {
+		settled[m] = len(net.graph.GroupsOf(m)) == 0
 	}
 	for {
 		top := int32(-1)
@@ -205,17 +125,15 @@ func (net *flowNetwork) repair(load, held []int32) {
 		if top < 0 {
 			return
 		}
-		x.reset()
-		for m := range sol.members {
+		x.Reset()
+		for m := range int32(sol.members) {
 			if !settled[m] && load[m] == top {
-				x.seen[m] = true
-				x.parent[m] = -1
-				x.queue = append(x.queue, int32(m))
+				x.Start(m)
 			}
 		}
-		v := x.forward(settled, func(m int32) bool { return load[m] <= top-2 })
+		v := x.Forward(settled, func(m int32) bool { return load[m] <= top-2 })
 		if v < 0 {
-			for _, m := range x.queue {
+			for _, m := range x.Queue {
 				settled[m] = true
 			}
 			continue
@@ -224,40 +142,19 @@ func (net *flowNetwork) repair(load, held []int32) {
 		// carries and keep the source above the receiver.
 		src := v
 		amount := int32(1 << 30)
-		for u := v; x.parent[u] >= 0; u = x.parent[u] {
-			amount = min(amount, held[x.parentAt[u]])
-			src = x.parent[u]
+		for u := v; x.Parent[u] >= 0; u = x.Parent[u] {
+			amount = min(amount, held[x.ParentSlot[u]])
+			src = x.Parent[u]
 		}
 		amount = max(1, min(amount, (load[src]-load[v])/2))
-		for u := v; x.parent[u] >= 0; u = x.parent[u] {
-			g := x.parentAt[u]
-			held[g] -= amount
-			j := x.hubOf(g)
-			set := sol.sets[sol.hubSet[net.hubs[j]]]
-			i, _ := slices.BinarySearch(set, u)
-			held[net.f.hubOff[net.hubs[j]]+int32(i)] += amount
+		for u := v; x.Parent[u] >= 0; u = x.Parent[u] {
+			held[x.ParentSlot[u]] -= amount
+			slot, _ := net.graph.Slot(x.ParentGroup[u], u)
+			held[slot] += amount
 		}
 		load[src] -= amount
 		load[v] += amount
 	}
-}
-
-// hubOf returns the network hub of held slot g.
-func (x *exchange) hubOf(g int32) int32 {
-	net := x.net
-	j, found := slices.BinarySearchFunc(net.hubs, g, func(h int32, g int32) int {
-		if net.f.hubOff[h+1] <= g {
-			return -1
-		}
-		if net.f.hubOff[h] > g {
-			return 1
-		}
-		return 0
-	})
-	if !found {
-		return -1
-	}
-	return int32(j)
 }
 
 // bands returns, for the optimal load vector load (with holdings held),
@@ -266,7 +163,7 @@ func (net *flowNetwork) bands(load, held []int32) (lo, hi []int32) {
 	sol := net.sol
 	numMembers := sol.members
 	lo, hi = slices.Clone(load), slices.Clone(load)
-	x := newExchange(net, held)
+	x := balance.NewWalk(&net.graph, held)
 	var values []int32
 	for m := range numMembers {
 		values = append(values, load[m])
@@ -280,31 +177,29 @@ func (net *flowNetwork) bands(load, held []int32) (lo, hi []int32) {
 		}
 		// Members at v reachable from members at v+1 can rise; members at
 		// v+1 that reach one at v can fall.
-		x.reset()
-		for m := range numMembers {
+		x.Reset()
+		for m := range int32(numMembers) {
 			if load[m] == v+1 {
-				x.seen[m] = true
-				x.parent[m] = -1
-				x.queue = append(x.queue, int32(m))
+				x.Start(m)
 			}
 		}
-		x.forward(nil, func(m int32) bool {
+		x.Forward(nil, func(m int32) bool {
 			if load[m] == v {
 				hi[m] = v + 1
 			}
 			return false
 		})
-		x.reset()
-		for m := range numMembers {
+		x.Reset()
+		for m := range int32(numMembers) {
 			if load[m] == v {
-				x.seen[m] = true
-				x.queue = append(x.queue, int32(m))
+				x.Start(m)
 			}
 		}
-		x.backward(func(m int32) {
+		x.Backward(func(m int32) bool {
 			if load[m] == v+1 {
 				lo[m] = v
 			}
+			return false
 		})
 	}
 	return lo, hi

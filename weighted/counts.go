@@ -1,6 +1,6 @@
 package weighted
 
-import "slices"
+import "github.com/kgroup/assignor/internal/balance"
 
 // The count constraint. A count-balanced plan is one whose partition counts
 // minimise the sum of squared counts over all valid plans, as in package
@@ -19,22 +19,17 @@ import "slices"
 // is tiny even with thousands of members (and no worse than a member-level
 // one when every member subscribes differently).
 
-// countClasses is the class-level balance problem.
+// countClasses is the class-level balance problem, on the exchange graph
+// of classes and subscriber sets (group s of graph is set s, its members
+// the classes whose sets include s).
 type countClasses struct {
 	ss      *subscriberSets
-	classOf []int32   // per member: its class, or -1 in no set
-	size    []int64   // per class: its members
-	sets    [][]int32 // per class: its sets, ascending
-	held    [][]int64 // per class, alongside sets: partitions of that set it holds
-	total   []int64   // per class: partitions it holds
-	// setClasses[s] are the classes whose sets include s, ascending.
-	setClasses [][]int32
-
-	// Search state, per class.
-	seen      []bool
-	parent    []int32 // the class that passes to it on a chain, -1 at a root
-	parentSet []int32 // the set it passes, as an index into sets[parent]
-	queue     []int32
+	classOf []int32 // per member: its class, or -1 in no set
+	size    []int64 // per class: its members
+	total   []int64 // per class: partitions it holds
+	graph   balance.Graph
+	held    []int32 // per slot (set, class): partitions of the set the class holds
+	walk    *balance.Walk
 }
 
 // countBands returns each member's lowest and highest count over the
@@ -59,43 +54,29 @@ func countBands(ss *subscriberSets, members int) (lo, hi []int32) {
 }
 
 func newCountClasses(ss *subscriberSets, members int) *countClasses {
-	cc := &countClasses{ss: ss, classOf: make([]int32, members), setClasses: make([][]int32, len(ss.members))}
-	byHash := map[uint64][]int32{}
+	cc := &countClasses{ss: ss, classOf: make([]int32, members)}
+	setClasses := make([][]int32, ss.numSets())
+	var classes balance.Interner
 	for m := range int32(members) {
 		sets := ss.setsOf(m)
 		cc.classOf[m] = -1
 		if len(sets) == 0 {
 			continue
 		}
-		h := hashMembers(sets)
-		c := int32(-1)
-		for _, k := range byHash[h] {
-			if slices.Equal(cc.sets[k], sets) {
-				c = k
-				break
-			}
-		}
-		if c < 0 {
-			c = int32(len(cc.sets))
-			cc.sets = append(cc.sets, sets)
+		c := classes.Intern(sets)
+		if int(c) == len(cc.size) {
 			cc.size = append(cc.size, 0)
-			byHash[h] = append(byHash[h], c)
 			for _, s := range sets {
-				cc.setClasses[s] = append(cc.setClasses[s], c)
+				setClasses[s] = append(setClasses[s], c)
 			}
 		}
 		cc.classOf[m] = c
 		cc.size[c]++
 	}
-	n := len(cc.sets)
-	cc.held = make([][]int64, n)
-	for c, sets := range cc.sets {
-		cc.held[c] = make([]int64, len(sets))
-	}
-	cc.total = make([]int64, n)
-	cc.seen = make([]bool, n)
-	cc.parent = make([]int32, n)
-	cc.parentSet = make([]int32, n)
+	cc.graph = balance.NewGraph(len(cc.size), setClasses, nil)
+	cc.held = make([]int32, cc.graph.SlotFrom[len(setClasses)])
+	cc.total = make([]int64, len(cc.size))
+	cc.walk = balance.NewWalk(&cc.graph, cc.held)
 	return cc
 }
 
@@ -107,71 +88,35 @@ func (cc *countClasses) top(c int32) int64 {
 
 func (cc *countClasses) bottom(c int32) int64 { return cc.total[c] / cc.size[c] }
 
-// index returns the index of set s in class c's sets (c must be in s).
-func (cc *countClasses) index(c, s int32) int32 {
-	i, _ := slices.BinarySearch(cc.sets[c], s)
-	return int32(i)
-}
-
 // deal gives each set's partitions to its classes in proportion to their
 // sizes, the remainder one each to the first classes.
 func (cc *countClasses) deal() {
-	for s, classes := range cc.setClasses {
+	for s, classes := range cc.graph.Members {
 		var members int64
 		for _, c := range classes {
 			members += cc.size[c]
 		}
+		from := cc.graph.SlotFrom[s]
 		left := int64(cc.ss.size[s])
-		for _, c := range classes {
+		for i, c := range classes {
 			share := int64(cc.ss.size[s]) * cc.size[c] / members
-			cc.held[c][cc.index(c, int32(s))] += share
+			cc.held[from+int32(i)] += int32(share)
 			cc.total[c] += share
 			left -= share
 		}
-		for i := 0; left > 0; i, left = i+1, left-1 {
-			c := classes[i]
-			cc.held[c][cc.index(c, int32(s))]++
-			cc.total[c]++
+		for i := int32(0); left > 0; i, left = i+1, left-1 {
+			cc.held[from+i]++
+			cc.total[classes[i]]++
 		}
 	}
 }
 
-// search runs a breadth-first search from the queued classes over classes
-// not blocked, along the sets each holds partitions of; it returns the
-// first newly reached class stop accepts, or -1 (then the queue holds every
-// class reached).
-func (cc *countClasses) search(blocked []bool, stop func(c int32) bool) int32 {
-	for head := 0; head < len(cc.queue); head++ {
-		u := cc.queue[head]
-		for i, s := range cc.sets[u] {
-			if cc.held[u][i] == 0 {
-				continue
-			}
-			for _, v := range cc.setClasses[s] {
-				if cc.seen[v] || (blocked != nil && blocked[v]) {
-					continue
-				}
-				cc.seen[v] = true
-				cc.parent[v], cc.parentSet[v] = u, int32(i)
-				if stop(v) {
-					return v
-				}
-				cc.queue = append(cc.queue, v)
-			}
-		}
-	}
-	return -1
-}
-
-// restart clears the search and queues the classes start accepts as roots.
+// restart clears the walk and queues the classes start accepts as roots.
 func (cc *countClasses) restart(start func(c int32) bool) {
-	clear(cc.seen)
-	cc.queue = cc.queue[:0]
-	for c := range int32(len(cc.sets)) {
+	cc.walk.Reset()
+	for c := range int32(len(cc.size)) {
 		if start(c) {
-			cc.seen[c] = true
-			cc.parent[c] = -1
-			cc.queue = append(cc.queue, c)
+			cc.walk.Start(c)
 		}
 	}
 }

@@ -7,10 +7,10 @@ import (
 
 // repair improves the dealt class totals to optimal ones; see countBands.
 func (cc *countClasses) repair() {
-	settled := make([]bool, len(cc.sets))
+	settled := make([]bool, len(cc.size))
 	for {
 		top := int64(-1)
-		for c := range int32(len(cc.sets)) {
+		for c := range int32(len(cc.size)) {
 			if !settled[c] {
 				top = max(top, cc.top(c))
 			}
@@ -19,9 +19,9 @@ func (cc *countClasses) repair() {
 			return
 		}
 		cc.restart(func(c int32) bool { return !settled[c] && cc.top(c) == top })
-		v := cc.search(settled, func(c int32) bool { return cc.bottom(c) <= top-2 })
+		v := cc.walk.Forward(settled, func(c int32) bool { return cc.bottom(c) <= top-2 })
 		if v < 0 {
-			for _, c := range cc.queue {
+			for _, c := range cc.walk.Queue {
 				settled[c] = true
 			}
 			continue
@@ -34,10 +34,11 @@ func (cc *countClasses) repair() {
 // the most that the chain's holdings allow with each one still improving
 // (the root's fullest member at least two above v's emptiest).
 func (cc *countClasses) pass(v int32) {
+	w := cc.walk
 	src, limit := v, int64(1)<<62
-	for u := v; cc.parent[u] >= 0; u = cc.parent[u] {
-		limit = min(limit, cc.held[cc.parent[u]][cc.parentSet[u]])
-		src = cc.parent[u]
+	for u := v; w.Parent[u] >= 0; u = w.Parent[u] {
+		limit = min(limit, int64(cc.held[w.ParentSlot[u]]))
+		src = w.Parent[u]
 	}
 	improving := func(k int64) bool { // the k-th unit, from 1
 		up := (cc.total[src] - k + 1 + cc.size[src] - 1) / cc.size[src]
@@ -46,11 +47,11 @@ func (cc *countClasses) pass(v int32) {
 	}
 	amount := int64(sort.Search(int(min(limit, 1<<40)), func(k int) bool { return !improving(int64(k) + 1) }))
 	amount = max(amount, 1)
-	for u := v; cc.parent[u] >= 0; u = cc.parent[u] {
-		from := cc.parent[u]
-		s := cc.sets[from][cc.parentSet[u]]
-		cc.held[from][cc.parentSet[u]] -= amount
-		cc.held[u][cc.index(u, s)] += amount
+	for u := v; w.Parent[u] >= 0; u = w.Parent[u] {
+		from := w.Parent[u]
+		cc.held[w.ParentSlot[u]] -= int32(amount)
+		slot, _ := cc.graph.Slot(w.ParentGroup[u], u)
+		cc.held[slot] += int32(amount)
 		cc.total[from] -= amount
 		cc.total[u] += amount
 	}
@@ -65,7 +66,7 @@ func (cc *countClasses) has(c int32, level int64) bool {
 // bands returns each member's band around the optimal class totals; see
 // countBands.
 func (cc *countClasses) bands(members int) (lo, hi []int32) {
-	n := int32(len(cc.sets))
+	n := int32(len(cc.size))
 	low, high := make([]int64, n), make([]int64, n)
 	var levels []int64
 	for c := range n {
@@ -83,17 +84,18 @@ func (cc *countClasses) bands(members int) (lo, hi []int32) {
 		// rise; classes all at v+1 that reach one with members at v can
 		// fall.
 		cc.restart(func(c int32) bool { return cc.has(c, v+1) })
-		cc.search(nil, func(c int32) bool {
+		cc.walk.Forward(nil, func(c int32) bool {
 			if cc.top(c) == v && cc.bottom(c) == v {
 				high[c] = v + 1
 			}
 			return false
 		})
 		cc.restart(func(c int32) bool { return cc.has(c, v) })
-		cc.searchBack(func(c int32) {
+		cc.walk.Backward(func(c int32) bool {
 			if cc.bottom(c) == v+1 && cc.top(c) == v+1 {
 				low[c] = v
 			}
+			return false
 		})
 	}
 	lo, hi = make([]int32, members), make([]int32, members)
@@ -103,23 +105,4 @@ func (cc *countClasses) bands(members int) (lo, hi []int32) {
 		}
 	}
 	return lo, hi
-}
-
-// searchBack runs a breadth-first search from the queued classes against
-// the chains: it reaches every class that can pass a partition to one of
-// them, and calls found on each.
-func (cc *countClasses) searchBack(found func(c int32)) {
-	for head := 0; head < len(cc.queue); head++ {
-		w := cc.queue[head]
-		for _, s := range cc.sets[w] {
-			for _, u := range cc.setClasses[s] {
-				if cc.seen[u] || cc.held[u][cc.index(u, s)] == 0 {
-					continue
-				}
-				cc.seen[u] = true
-				found(u)
-				cc.queue = append(cc.queue, u)
-			}
-		}
-	}
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/kgroup/assignor/internal/balance"
 )
 
 // memberBands is the member-level balance that countBands replaced, kept as
@@ -13,19 +15,19 @@ import (
 // bands.
 func memberBands(ss *subscriberSets, members int) (lo, hi []int32) {
 	count := make([]int32, members)
-	held := make([]int32, ss.slotFrom[len(ss.members)])
-	order := make([]int32, len(ss.members))
+	held := make([]int32, ss.SlotFrom[ss.numSets()])
+	order := make([]int32, ss.numSets())
 	for s := range order {
 		order[s] = int32(s)
 	}
-	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(len(ss.members[a]), len(ss.members[b])) })
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(len(ss.Members[a]), len(ss.Members[b])) })
 	var scratch []int32
 	for _, s := range order {
-		scratch = waterFill(ss.size[s], ss.members[s], count, held[ss.slotFrom[s]:ss.slotFrom[s+1]], scratch)
+		scratch = waterFill(ss.size[s], ss.Members[s], count, held[ss.SlotFrom[s]:ss.SlotFrom[s+1]], scratch)
 	}
-	x := newChains(ss, held, members)
-	x.repair(count)
-	return x.bands(count)
+	x := balance.NewWalk(&ss.Graph, held)
+	repairMembers(ss, x, held, count)
+	return bandsOfMembers(x, count)
 }
 
 // waterFill deals n partitions over the members of set (out is their
@@ -73,39 +75,13 @@ func waterFill(n int32, set, count, out, scratch []int32) []int32 {
 	return scratch
 }
 
-// backward runs a breadth-first search from the queued members against the
-// exchange graph: it reaches every member that can pass a partition to one
-// of them along a chain, and calls found on each.
-func (x *chains) backward(found func(m int32)) {
-	ss := x.ss
-	for head := 0; head < len(x.queue); head++ {
-		w := x.queue[head]
-		for _, s := range ss.setsOf(w) {
-			if x.setSeen[s] {
-				continue
-			}
-			x.setSeen[s] = true
-			from := ss.slotFrom[s]
-			for i, u := range ss.members[s] {
-				if x.seen[u] || x.held[from+int32(i)] == 0 {
-					continue
-				}
-				x.seen[u] = true
-				found(u)
-				x.queue = append(x.queue, u)
-			}
-		}
-	}
-}
-
 // repair improves the water-filled counts to an optimal vector; see
 // countBands.
-func (x *chains) repair(count []int32) {
-	ss := x.ss
+func repairMembers(ss *subscriberSets, x *balance.Walk, held, count []int32) {
 	members := len(count)
 	settled := make([]bool, members)
 	for m := range members {
-		settled[m] = ss.memberFrom[m+1] == ss.memberFrom[m]
+		settled[m] = !ss.active(int32(m))
 	}
 	for {
 		top := int32(-1)
@@ -117,29 +93,28 @@ func (x *chains) repair(count []int32) {
 		if top < 0 {
 			return
 		}
-		x.reset()
+		x.Reset()
 		for m := range members {
 			if !settled[m] && count[m] == top {
-				x.start(int32(m))
+				x.Start(int32(m))
 			}
 		}
-		v := x.forward(settled, func(m int32) bool { return count[m] <= top-2 })
+		v := x.Forward(settled, func(m int32) bool { return count[m] <= top-2 })
 		if v < 0 {
-			for _, m := range x.queue {
+			for _, m := range x.Queue {
 				settled[m] = true
 			}
 			continue
 		}
 		src, amount := v, int32(1<<30)
-		for u := v; x.parent[u] >= 0; u = x.parent[u] {
-			amount = min(amount, x.held[ss.slot(x.parentSet[u], x.parent[u])])
-			src = x.parent[u]
+		for u := v; x.Parent[u] >= 0; u = x.Parent[u] {
+			amount = min(amount, held[x.ParentSlot[u]])
+			src = x.Parent[u]
 		}
 		amount = max(1, min(amount, (count[src]-count[v])/2))
-		for u := v; x.parent[u] >= 0; u = x.parent[u] {
-			s := x.parentSet[u]
-			x.held[ss.slot(s, x.parent[u])] -= amount
-			x.held[ss.slot(s, u)] += amount
+		for u := v; x.Parent[u] >= 0; u = x.Parent[u] {
+			held[x.ParentSlot[u]] -= amount
+			held[ss.slot(x.ParentGroup[u], u)] += amount
 		}
 		count[src] -= amount
 		count[v] += amount
@@ -148,7 +123,7 @@ func (x *chains) repair(count []int32) {
 
 // bands returns each member's band of counts around the optimal vector
 // count; see countBands.
-func (x *chains) bands(count []int32) (lo, hi []int32) {
+func bandsOfMembers(x *balance.Walk, count []int32) (lo, hi []int32) {
 	lo, hi = slices.Clone(count), slices.Clone(count)
 	values := slices.Compact(slices.Sorted(slices.Values(count)))
 	for i := 1; i < len(values); i++ {
@@ -156,28 +131,29 @@ func (x *chains) bands(count []int32) (lo, hi []int32) {
 		if values[i] != v+1 {
 			continue
 		}
-		x.reset()
+		x.Reset()
 		for m, c := range count {
 			if c == v+1 {
-				x.start(int32(m))
+				x.Start(int32(m))
 			}
 		}
-		x.forward(nil, func(m int32) bool {
+		x.Forward(nil, func(m int32) bool {
 			if count[m] == v {
 				hi[m] = v + 1
 			}
 			return false
 		})
-		x.reset()
+		x.Reset()
 		for m, c := range count {
 			if c == v {
-				x.start(int32(m))
+				x.Start(int32(m))
 			}
 		}
-		x.backward(func(m int32) {
+		x.Backward(func(m int32) bool {
 			if count[m] == v+1 {
 				lo[m] = v
 			}
+			return false
 		})
 	}
 	return lo, hi

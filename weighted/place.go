@@ -203,7 +203,7 @@ func (s *solver) pick(h *memberTrees, pool batch, i int, slack int64) int32 {
 		if !s.racks.inSet(pool.racks[i], h.rackOf[j]) {
 			continue
 		}
-		m := h.top(len(s.sets.members) + int(j))
+		m := h.top(s.sets.numSets() + int(j))
 		if m >= 0 && (local < 0 || (heapEntry{key: h.key(m), member: m}).less(heapEntry{key: h.key(local), member: local})) {
 			local = m
 		}
@@ -225,7 +225,7 @@ func (s *solver) pick(h *memberTrees, pool batch, i int, slack int64) int32 {
 // leastKey returns the member of set with the least key, full or not.
 func (s *solver) leastKey(h *memberTrees, set int32) int32 {
 	best := int32(-1)
-	for _, m := range s.sets.members[set] {
+	for _, m := range s.sets.Members[set] {
 		if best < 0 || (heapEntry{key: h.key(m), member: m}).less(heapEntry{key: h.key(best), member: best}) {
 			best = m
 		}

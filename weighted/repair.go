@@ -1,6 +1,10 @@
 package weighted
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/kgroup/assignor/internal/balance"
+)
 
 // repairer brings every member's count into [minCount, maxCount] after
 // placement. A member below its minimum takes a partition from the
@@ -22,7 +26,7 @@ type repairer struct {
 	// Per slot, partitions held and free ones (see free); built when a
 	// chain is first needed, with their walkers.
 	slots, freeSlots   []int32
-	chains, freeChains *chains
+	chains, freeChains *balance.Walk
 	mark               []int32 // per set: stamp of the member whose sets are marked
 	stamp              int32
 	seen               []int32 // per member: stamp of the gather that took it
@@ -36,7 +40,7 @@ type repairer struct {
 // partition that leaves its owner.
 func (s *solver) repairCounts(pl *plan, goal []int64) {
 	r := &repairer{s: s, pl: pl, goal: goal, costly: goal != nil && s.owner != nil,
-		mark: make([]int32, len(s.sets.members)), seen: make([]int32, s.members)}
+		mark: make([]int32, s.sets.numSets()), seen: make([]int32, s.members)}
 	if r.costly {
 		for p, m := range pl.holder {
 			if m >= 0 && s.owner[p] != m {
@@ -95,7 +99,7 @@ func (r *repairer) gather(m int32, ok func(int32) bool, rank func(int32) heapEnt
 	r.seenStamp++
 	r.seen[m] = r.seenStamp
 	for _, set := range s.sets.setsOf(m) {
-		for _, u := range s.sets.members[set] {
+		for _, u := range s.sets.Members[set] {
 			if r.seen[u] != r.seenStamp && ok(u) {
 				r.seen[u] = r.seenStamp
 				r.heap = append(r.heap, rank(u))

@@ -1,5 +1,7 @@
 package weighted
 
+import "github.com/kgroup/assignor/internal/balance"
+
 // Chain repairs: a partition passed along a chain of members, each link
 // between two members sharing a set, so that only the ends change count.
 // When settling from owners, chains of free partitions (not with their
@@ -12,7 +14,7 @@ func (r *repairer) useChains() {
 		return
 	}
 	ss := r.s.sets
-	r.slots = make([]int32, ss.slotFrom[len(ss.members)])
+	r.slots = make([]int32, ss.SlotFrom[ss.numSets()])
 	r.freeSlots = make([]int32, len(r.slots))
 	for p, m := range r.pl.holder {
 		if m >= 0 {
@@ -23,8 +25,8 @@ func (r *repairer) useChains() {
 			}
 		}
 	}
-	r.chains = newChains(ss, r.slots, r.s.members)
-	r.freeChains = newChains(ss, r.freeSlots, r.s.members)
+	r.chains = balance.NewWalk(&ss.Graph, r.slots)
+	r.freeChains = balance.NewWalk(&ss.Graph, r.freeSlots)
 }
 
 // free reports whether partition p may leave member m at no cost in
@@ -34,7 +36,7 @@ func (r *repairer) free(p, m int32) bool {
 }
 
 // walker returns the chain walker over all partitions, or free ones.
-func (r *repairer) walker(freeOnly bool) *chains {
+func (r *repairer) walker(freeOnly bool) *balance.Walk {
 	r.useChains()
 	if freeOnly {
 		return r.freeChains
@@ -64,14 +66,14 @@ func (r *repairer) lightest(from, to, set int32, freeOnly bool) int32 {
 // chain to a member with room; only free partitions if freeOnly.
 func (r *repairer) chainFrom(u int32, freeOnly bool) bool {
 	s, x := r.s, r.walker(freeOnly)
-	x.reset()
-	x.start(u)
-	v := x.forward(nil, func(m int32) bool { return r.pl.count[m] < s.maxCount[m] })
+	x.Reset()
+	x.Start(u)
+	v := x.Forward(nil, func(m int32) bool { return r.pl.count[m] < s.maxCount[m] })
 	if v < 0 {
 		return false
 	}
-	for ; x.parent[v] >= 0; v = x.parent[v] {
-		r.transfer(r.lightest(x.parent[v], v, x.parentSet[v], freeOnly), v)
+	for ; x.Parent[v] >= 0; v = x.Parent[v] {
+		r.transfer(r.lightest(x.Parent[v], v, x.ParentGroup[v], freeOnly), v)
 	}
 	return true
 }
@@ -81,32 +83,14 @@ func (r *repairer) chainFrom(u int32, freeOnly bool) bool {
 // freeOnly.
 func (r *repairer) chainTo(d int32, freeOnly bool) bool {
 	s, x := r.s, r.walker(freeOnly)
-	x.reset()
-	x.start(d)
-	// Backward search; parent[u] is the member u passes to.
-	for head := 0; head < len(x.queue); head++ {
-		w := x.queue[head]
-		for _, set := range s.sets.setsOf(w) {
-			if x.setSeen[set] {
-				continue
-			}
-			x.setSeen[set] = true
-			from := s.sets.slotFrom[set]
-			for i, u := range s.sets.members[set] {
-				if x.seen[u] || x.held[from+int32(i)] == 0 {
-					continue
-				}
-				x.seen[u] = true
-				x.parent[u], x.parentSet[u] = w, set
-				if r.pl.count[u] > s.minCount[u] {
-					for ; u != d; u = x.parent[u] {
-						r.transfer(r.lightest(u, x.parent[u], x.parentSet[u], freeOnly), x.parent[u])
-					}
-					return true
-				}
-				x.queue = append(x.queue, u)
-			}
-		}
+	x.Reset()
+	x.Start(d)
+	u := x.Backward(func(u int32) bool { return r.pl.count[u] > s.minCount[u] })
+	if u < 0 {
+		return false
 	}
-	return false
+	for ; u != d; u = x.Parent[u] {
+		r.transfer(r.lightest(u, x.Parent[u], x.ParentGroup[u], freeOnly), x.Parent[u])
+	}
+	return true
 }

@@ -163,7 +163,7 @@ func (r *repairer) relay(d int32) bool {
 		stamp := r.markSets(v)
 		donor, refill := int32(-1), int32(-1)
 		for _, set := range s.sets.setsOf(v) {
-			for _, u := range s.sets.members[set] {
+			for _, u := range s.sets.Members[set] {
 				if u == d || u == v || pl.count[u] <= s.minCount[u] {
 					continue
 				}

@@ -39,7 +39,7 @@ func (s *solver) newSearch(pl *plan, budget int64) *search {
 	sr := &search{s: s, pl: pl, budget: budget, rank: make([]int32, s.members)}
 	for m := range int32(s.members) {
 		sr.rank[m] = -1
-		if s.sets.memberFrom[m+1] > s.sets.memberFrom[m] {
+		if s.sets.active(m) {
 			sr.byLoad = append(sr.byLoad, m)
 		}
 	}
@@ -49,8 +49,8 @@ func (s *solver) newSearch(pl *plan, budget int64) *search {
 		sr.rank[m] = int32(i)
 	}
 	if !s.uniform {
-		sr.stampA = make([]int32, len(s.sets.members))
-		sr.stampB = make([]int32, len(s.sets.members))
+		sr.stampA = make([]int32, s.sets.numSets())
+		sr.stampB = make([]int32, s.sets.numSets())
 	}
 	return sr
 }

@@ -48,13 +48,13 @@ type solver struct {
 func newSolver(g *group, cfg config) *solver {
 	s := &solver{cfg: cfg, members: g.members, weight: g.weight}
 	s.sets = newSubscriberSets(g.members, g.subscribers, g.topic)
-	s.uniform = len(s.sets.members) == 1
+	s.uniform = s.sets.numSets() == 1
 	s.partSet = make([]int32, len(g.topic))
 	for p, t := range g.topic {
 		s.partSet[p] = s.sets.topicSet[t]
 	}
 	for m := range g.members {
-		if s.sets.memberFrom[m+1] > s.sets.memberFrom[m] {
+		if s.sets.active(int32(m)) {
 			s.active++
 		}
 	}
@@ -103,7 +103,7 @@ func (s *solver) countLimits() {
 	s.minCount = make([]int32, s.members)
 	s.maxCount = make([]int32, s.members)
 	for m := range s.members {
-		if s.sets.memberFrom[m+1] == s.sets.memberFrom[m] {
+		if !s.sets.active(int32(m)) {
 			continue
 		}
 		s.minCount[m] = max(min(1, low[m]), low[m]-s.cfg.countSkew)
@@ -267,7 +267,7 @@ func (s *solver) heaviestBound() int64 {
 	}
 	least := int32(math.MaxInt32)
 	for m := range s.members {
-		if s.sets.memberFrom[m+1] > s.sets.memberFrom[m] {
+		if s.sets.active(int32(m)) {
 			least = min(least, s.minCount[m])
 		}
 	}
