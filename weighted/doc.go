@@ -72,7 +72,7 @@
 //
 // In this order:
 //
-//  1. Counts: every member's partition count is within [Config.CountSkew] (by
+//  1. Counts: every member's partition count is within [Config.CountTolerance] (by
 //     default one partition) of its band in the count-balanced plans, and
 //     at least 1 where that band is. The count-balanced plans are sticky's: those minimising the
 //     sum of squared counts over all valid plans. With identical
@@ -84,7 +84,7 @@
 //     one member, and memory per member bounded.
 //  2. The heaviest member's load, as small as possible;
 //  3. then the sum of squared loads. Both are compared within a band
-//     ([Config.BandPermille], default 1%): heaviest loads within 1% of each other,
+//     ([Config.TiePercent], default 1%): heaviest loads within 1% of each other,
 //     and sums of squares within 1%, count as equal, so that
 //  4. racks (a member in a rack holding a replica of the partition, as
 //     sticky and KIP-881 do them), and then
@@ -92,7 +92,7 @@
 //     decide; then
 //  6. a deterministic tie-break (member and partition numbers).
 //
-// Hysteresis ([Config.MarginPermille], default 10%): unless a member joined, the
+// Hysteresis ([Config.HysteresisPercent], default 10%): unless a member joined, the
 // solver places what nobody owns, repairs counts the group's change broke,
 // and moves nothing else while the heaviest load is within the margin of
 // the best it can reach. With the same members and subscriptions nothing

@@ -105,34 +105,34 @@ func (g *group) validate() error {
 
 // config holds the solver's knobs; defaultConfig gives the defaults.
 type config struct {
-	// countSkew (partitions, >= 0): how far a member's partition count may
+	// countTolerance (partitions, >= 0): how far a member's partition count may
 	// be outside its count-balanced band (never down to 0 from a band
-	// above 0). Default 1.
-	countSkew int32
-	// marginPermille (0..1000): hysteresis. Unless a member joined, nothing
-	// moves beyond placing what nobody owns and repairing counts unless the
-	// heaviest member is then more than this much above the best load the
-	// solver reaches (with the same members and subscriptions: nothing
-	// moves). Default 100 (10%).
-	marginPermille int64
-	// bandPermille (0..1000): heaviest loads within this much of each
-	// other, and sums of squared loads within this much, count as equal, so
-	// that racks and moves decide. Default 10 (1%).
-	bandPermille int64
+	// above 0): Config.CountTolerance. Default 1.
+	countTolerance int32
+	// marginPPM (millionths, 0..10^6): hysteresis. Unless a member joined,
+	// nothing moves beyond placing what nobody owns and repairing counts
+	// unless the heaviest member is then more than this much above the best
+	// load the solver reaches (with the same members and subscriptions:
+	// nothing moves). Default 100000 (10%).
+	marginPPM int64
+	// bandPPM (millionths, 0..10^6): heaviest loads within this much of
+	// each other, and sums of squared loads within this much, count as
+	// equal, so that racks and moves decide. Default 10000 (1%).
+	bandPPM int64
 }
 
 func defaultConfig() config {
-	return config{countSkew: 1, marginPermille: 100, bandPermille: 10}
+	return config{countTolerance: 1, marginPPM: 100_000, bandPPM: 10_000}
 }
 
 func (c config) validate() error {
 	switch {
-	case c.countSkew < 0:
-		return fmt.Errorf("weighted: count skew %d below 0", c.countSkew)
-	case c.marginPermille < 0 || c.marginPermille > 1000:
-		return fmt.Errorf("weighted: margin %d‰ outside 0..1000", c.marginPermille)
-	case c.bandPermille < 0 || c.bandPermille > 1000:
-		return fmt.Errorf("weighted: band %d‰ outside 0..1000", c.bandPermille)
+	case c.countTolerance < 0:
+		return fmt.Errorf("weighted: count skew %d below 0", c.countTolerance)
+	case c.marginPPM < 0 || c.marginPPM > 1e6:
+		return fmt.Errorf("weighted: margin %d ppm outside 0..10^6", c.marginPPM)
+	case c.bandPPM < 0 || c.bandPPM > 1e6:
+		return fmt.Errorf("weighted: band %d ppm outside 0..10^6", c.bandPPM)
 	}
 	return nil
 }

@@ -59,7 +59,7 @@ func TestPropertyValid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := drawGroup(t, rapid.Bool().Draw(t, "racks"))
 		cfg := defaultConfig()
-		cfg.countSkew = int32(rapid.IntRange(0, 2).Draw(t, "skew"))
+		cfg.countTolerance = int32(rapid.IntRange(0, 2).Draw(t, "skew"))
 		if rapid.Bool().Draw(t, "owned") {
 			g.owner = make([]int32, len(g.topic))
 			for p := range g.owner {

@@ -106,8 +106,8 @@ func (s *solver) countLimits() {
 		if !s.sets.active(int32(m)) {
 			continue
 		}
-		s.minCount[m] = max(min(1, low[m]), low[m]-s.cfg.countSkew)
-		s.maxCount[m] = high[m] + s.cfg.countSkew
+		s.minCount[m] = max(min(1, low[m]), low[m]-s.cfg.countTolerance)
+		s.maxCount[m] = high[m] + s.cfg.countTolerance
 	}
 }
 
@@ -138,23 +138,23 @@ func (s *solver) sweepBudget() int64 {
 }
 
 // tolerance is the band within which heaviest loads around best count as
-// equal: bandPermille of it.
+// equal: bandPPM of it.
 func (s *solver) tolerance(best int64) int64 {
-	return permille(best, s.cfg.bandPermille)
+	return ppm(best, s.cfg.bandPPM)
 }
 
 // squaresCap is the largest sum of squared loads that counts as equal to
-// q: q plus bandPermille of it. (Relative to q, so that moves and racks
+// q: q plus bandPPM of it. (Relative to q, so that moves and racks
 // decide between plans whose balance differs by less than the band; a
 // member that joins still gets its share, from the count repair, which
 // aims its partitions at the goal load.)
 func (s *solver) squaresCap(q wide) wide {
-	return q.add(q.quo(1000).times(s.cfg.bandPermille))
+	return q.add(q.ppm(s.cfg.bandPPM))
 }
 
 // withMargin is best plus the hysteresis margin.
 func (s *solver) withMargin(best int64) int64 {
-	return best + permille(best, s.cfg.marginPermille)
+	return best + ppm(best, s.cfg.marginPPM)
 }
 
 // run solves. Without owners, it returns the plan from scratch (fresh).
