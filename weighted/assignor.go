@@ -3,6 +3,7 @@ package weighted
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/kgroup/assignor"
 )
@@ -215,14 +216,33 @@ func (a *Assignor) AssignHolders(ix *assignor.Index) ([]int32, [][]byte, error) 
 // weigh returns each flat partition's weight as far as it is known: the
 // group's own, else the members' reports, else Config.Weights
 // ([assignor.UnknownWeight] where none says); from[p] is set for the
-// partitions whose weight came from a report (nil: none did).
+// partitions whose weight came from a report (nil: none did). Reports never
+// make the weights fail: if with them the total weight, defaults included,
+// would pass 2^61 (which only a Group's own weights or a
+// Config.DefaultWeight near it allow, each report being at most
+// MaxReportedWeight), every report is dropped.
 func (a *Assignor) weigh(ix *assignor.Index) ([]int64, []bool, error) {
 	weights := topicWeights(ix)
-	from := reported(ix, weights)
+	var answered []int64 // the group's weights and Config.Weights' answers
 	if a.cfg.Weights != nil {
-		if err := supplied(ix, weights, a.cfg.Weights); err != nil {
+		answered = slices.Clone(weights)
+		if err := supplied(ix, answered, a.cfg.Weights); err != nil {
 			return nil, nil, err
 		}
+	}
+	from := reported(ix, weights)
+	if answered != nil {
+		for p, w := range weights {
+			if w == assignor.UnknownWeight {
+				weights[p] = answered[p]
+			}
+		}
+	}
+	if from != nil && !fits(weights, a.cfg.DefaultWeight) {
+		if answered != nil {
+			return answered, nil, nil
+		}
+		return topicWeights(ix), nil, nil
 	}
 	return weights, from, nil
 }

@@ -23,8 +23,11 @@
 // [assignor.Topic.Weights]; the report of the member that owns it,
 // measured by a [Meter] and sent in the subscription user data (see
 // [Assignor.SubscriptionUserData]: bounded, quantised, frozen per
-// generation, stale generations ignored, the weight carried to the new
-// holder of a moved partition in its assignment user data); the leader's
+// generation, the weight carried to the new holder of a moved partition in
+// its assignment user data; a report ahead of its member's claims or
+// without a generation is dropped and every weight clamped to
+// [MaxReportedWeight], so that no member's report fails or skews the
+// group, and [CheckReports] says what was dropped or clamped); the leader's
 // own [Config.Weights] (package weighted/source puts a deadline and a cache
 // in front of a fetch); the default. [Assignor.Drift] tells whether the
 // weights have drifted enough for a rebalance to move anything.

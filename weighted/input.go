@@ -113,6 +113,29 @@ func weightsOf(ix *assignor.Index, weights []int64, def int64) ([]int64, error) 
 	return weights, nil
 }
 
+// fits reports whether weightsOf(ix, weights, def) succeeds: whether the
+// weights, unknown ones given the default, add up to at most 2^61.
+func fits(weights []int64, def int64) bool {
+	var sum, known, unknown int64
+	for _, x := range weights {
+		if x < 0 {
+			unknown++
+			continue
+		}
+		if sum += x; x > maxTotal || sum > maxTotal {
+			return false
+		}
+		known++
+	}
+	if def <= 0 {
+		def = 1
+		if known > 0 {
+			def = (sum + known/2) / known
+		}
+	}
+	return unknown == 0 || def <= (maxTotal-sum)/unknown
+}
+
 // totalError is the error for a total weight above 2^61, reached at flat
 // partition p.
 func totalError(ix *assignor.Index, p int32) error {
