@@ -95,21 +95,37 @@
 //     decide; then
 //  6. a deterministic tie-break (member and partition numbers).
 //
-// Hysteresis ([Config.HysteresisPercent], default 10%): unless a member joined, the
-// solver places what nobody owns, repairs counts the group's change broke,
-// and moves nothing else while the heaviest load is within the margin of
-// the best it can reach. With the same members and subscriptions nothing
-// moves at all. After a member leaves, only its partitions are placed; in
-// the follow-up round of a cooperative rebalance, only the withheld ones.
-// A member that holds nothing though its band is at least 1, and that what
-// nobody owns does not bring to its minimum count, has joined (the solver
-// never leaves such a member empty), and then partitions move, fewest
-// first, until the newcomer has its share and the loads are within the band
-// of the best; the plan from scratch replaces that settled plan only if its
-// heaviest load is more than the margin better. (In the follow-up round of a cooperative join, the
-// member that joined holds nothing yet, but the withheld partitions bring
-// it to its minimum: that round only places them, so the group settles in
-// two rounds.)
+// Hysteresis ([Config.HysteresisPercent], default 10%): unless a member
+// joined, the solver places what nobody owns, repairs counts the group's
+// change broke, passes what it placed around if that is needed to bring
+// the heaviest load within the margin, and moves nothing an owner holds
+// while the heaviest load is within the margin of the best it can reach.
+// With the same members and subscriptions nothing moves at all. After a
+// member leaves, only its partitions are placed; in the follow-up round of
+// a cooperative rebalance, only the withheld ones. A member that holds
+// nothing though its band is at least 1, and that what nobody owns does
+// not bring to its minimum count, has joined (the solver never leaves such
+// a member empty), and then partitions move, fewest first, until the
+// newcomer has its share and the loads are within the band of the best;
+// the plan from scratch replaces that settled plan only if its heaviest
+// load is more than the margin better.
+//
+// # Two rounds
+//
+// Under the cooperative protocol (KIP-429) a partition the plan moves from
+// its owner is withheld for a round, and the follow-up round solves again
+// from what the members kept. That round's input is known in advance, so
+// the solver computes the follow-up's plan before it answers, and answers
+// with a plan whose follow-up moves nothing the members kept and places
+// only the withheld partitions, none back to the member that revoked it:
+// the group settles in two rounds. When the follow-up's plan does not pass,
+// it becomes the answer and is checked in turn, at most four times. Two
+// cases stop the checks with a plan whose follow-up still keeps everything
+// kept (two rounds) but hands withheld partitions back to the members that
+// revoked them: two plans trading a partition back and forth (measured: 10
+// in 127,412 random events), and a plan that withholds most of the group (a
+// switch from another assignor's plan), where about one withheld partition
+// in M lands back on its revoker whatever the plan.
 //
 // # How
 //

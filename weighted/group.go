@@ -16,9 +16,11 @@ type group struct {
 	// weight[p] >= 0 is partition p's load in the caller's unit, defaults
 	// already applied; 0 is an idle partition.
 	weight []int64
-	// owner[p] is partition p's current valid owner, or -1; nil when
-	// nobody owns anything. An owner that does not subscribe to the
-	// partition's topic counts as no owner.
+	// owner[p] is partition p's current valid owner, -1 when nobody claims
+	// it, or contested (-2) when it is claimed but nobody validly owns it;
+	// nil when nothing is claimed. An owner that does not subscribe to the
+	// partition's topic counts as contested: it holds the partition, but
+	// the plan may not leave it there.
 	owner []int32
 	// subscribers[t] are the members subscribed to topic t, in any order,
 	// repeats allowed.
@@ -33,6 +35,10 @@ type group struct {
 	// racks no member is in allowed).
 	rackSets [][]int32
 }
+
+// contested is the owner of a partition that is claimed but has no valid
+// owner (see group.owner).
+const contested int32 = -2
 
 // maxTotal is the largest total weight the solver accepts (2^61): loads,
 // sums of loads and the bands computed from them then fit in an int64.
@@ -81,7 +87,7 @@ func (g *group) validate() error {
 		if total += w; w > maxTotal || total > maxTotal {
 			return bad("partition %d: total weight above 2^61", p)
 		}
-		if g.owner != nil && (g.owner[p] < -1 || int(g.owner[p]) >= g.members) {
+		if g.owner != nil && (g.owner[p] < contested || int(g.owner[p]) >= g.members) {
 			return bad("partition %d: owner %d out of range", p, g.owner[p])
 		}
 		if g.replicaRacks != nil && (g.replicaRacks[p] < -1 || int(g.replicaRacks[p]) >= len(g.rackSets)) {

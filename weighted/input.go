@@ -42,20 +42,21 @@ func inputOf(ix *assignor.Index, weights []int64, def int64, ignoreRacks bool) (
 	return g, nil
 }
 
-// ownersOf returns the owner of every flat partition, -1 for none, or nil
-// when no partition has one (a fresh group).
+// ownersOf returns the owner of every flat partition: its valid owner,
+// -1 when nobody claims it, -2 when it is claimed but nobody validly owns
+// it ([assignor.Contested]); nil when nothing is claimed (a fresh group).
 func ownersOf(ix *assignor.Index) []int32 {
 	var out []int32
 	for p := range int32(ix.NumPartitions()) {
 		o := ix.Owner(p)
-		if o >= 0 && out == nil {
+		if o != assignor.Unclaimed && out == nil {
 			out = make([]int32, ix.NumPartitions())
 			for q := range p {
 				out[q] = -1
 			}
 		}
 		if out != nil {
-			out[p] = max(o, -1)
+			out[p] = max(o, contested)
 		}
 	}
 	return out

@@ -165,6 +165,7 @@ func (s *solver) place(pl *plan, pool batch, slack int64) {
 		short = s.newShortfall(pl)
 	}
 	left := len(pool.parts)
+	var dirty []int32
 	for i, p := range pool.parts[:split] {
 		var m int32
 		if short != nil && left <= short.lacking {
@@ -175,13 +176,19 @@ func (s *solver) place(pl *plan, pool batch, slack int64) {
 		if short != nil && pl.count[m] < s.minCount[m] {
 			short.lacking--
 		}
-		pl.addWeighted(p, m, pool.weights[i])
+		if pl.addUnsorted(p, m, pool.weights[i]) {
+			dirty = append(dirty, m)
+		}
 		left--
 	}
 	h = s.newTrees(pl, s.low)
 	for i := split; i < len(pool.parts); i++ {
-		pl.addWeighted(pool.parts[i], s.pick(h, pool, i, 0), 0)
+		m := s.pick(h, pool, i, 0)
+		if pl.addUnsorted(pool.parts[i], m, 0) {
+			dirty = append(dirty, m)
+		}
 	}
+	pl.resort(dirty)
 }
 
 // pick chooses the member for entry i of pool from the trees; see place.

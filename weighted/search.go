@@ -18,6 +18,7 @@ type search struct {
 	rank   []int32 // per member: position in byLoad, or -1
 
 	rackSafe bool  // only operations that lose no rack-local partition
+	freeOnly bool  // only operations that move no partition off its owner
 	budget   int64 // work left, in partitions scanned
 	log      bool  // keep the applied operations, for undo
 	applied  []op
@@ -182,6 +183,9 @@ func (sr *search) canMove(a, b int32) bool {
 // safe reports whether o keeps the rack-local partitions when the search
 // must.
 func (sr *search) safe(o op) bool {
+	if sr.freeOnly && !sr.free(o.x, o.y, o.a, o.b) {
+		return false
+	}
 	if !sr.rackSafe {
 		return true
 	}
