@@ -116,7 +116,7 @@ func (sol *solver) solveFlow() *flows {
 	}
 	if len(net.hubs) > 0 {
 		net.build()
-		net.lo, net.hi = net.bands(net.optimalLoads())
+		net.countBands()
 		net.run()
 	}
 	for c, h := range sol.classHub {

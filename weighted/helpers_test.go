@@ -84,7 +84,7 @@ func checkValid(t fataler, g *group, holder []int32) {
 func checkCounts(t fataler, g *group, cfg config, holder []int32) {
 	t.Helper()
 	ss := newSubscriberSets(g.members, g.subscribers, g.topic)
-	lo, hi := countBands(ss, g.members)
+	lo, hi := countBands(ss)
 	_, count := loadsOf(g, holder)
 	for m, c := range count {
 		if c < minimumCount(lo[m], cfg) || c > hi[m]+cfg.countTolerance {

@@ -50,7 +50,7 @@ func TestLargeGroups(t *testing.T) {
 // c−1 lightest.
 func countBound(g *group, cfg config) int64 {
 	ss := newSubscriberSets(g.members, g.subscribers, g.topic)
-	lo, _ := countBands(ss, g.members)
+	lo, _ := countBands(ss)
 	least := int32(1 << 30)
 	for m := range int32(g.members) {
 		if len(ss.setsOf(m)) > 0 {
@@ -79,7 +79,7 @@ func subscriptionBound(g *group, cfg config) int64 {
 	if sets > 16 {
 		return 0
 	}
-	lo, _ := countBands(ss, g.members)
+	lo, _ := countBands(ss)
 	bySet := make([][]int64, sets) // weights per set, ascending
 	for p, w := range g.weight {
 		if s := ss.topicSet[g.topic[p]]; s >= 0 {

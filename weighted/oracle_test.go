@@ -125,7 +125,7 @@ func TestOracle(t *testing.T) {
 				g := smallGroup(rng, row.full)
 				lo, hi, best := bruteForce(g, row.skew)
 				ss := newSubscriberSets(g.members, g.subscribers, g.topic)
-				gotLo, gotHi := countBands(ss, g.members)
+				gotLo, gotHi := countBands(ss)
 				for m := range g.members {
 					if gotLo[m] != lo[m] || gotHi[m] != hi[m] {
 						t.Fatalf("instance %d: member %d band [%d, %d], enumeration [%d, %d]; %+v", i, m, gotLo[m], gotHi[m], lo[m], hi[m], g)

@@ -76,3 +76,14 @@ func (ss *subscriberSets) slot(s, m int32) int32 {
 	k, _ := ss.Slot(s, m)
 	return k
 }
+
+// countBands returns each member's lowest and highest count over the
+// count-balanced plans (0 and 0 for a member in no set): those minimising
+// the sum of squared counts, as in package sticky (balance.CountBands over
+// the sets' exchange graph). With identical subscriptions every member has
+// ⌊N/k⌋ or ⌈N/k⌉; with different subscriptions no chain of subscribers can
+// pass a partition from a member to one with two fewer. A member's band
+// [lo, hi] has hi <= lo+1.
+func countBands(ss *subscriberSets) (lo, hi []int32) {
+	return balance.CountBands(&ss.Graph, ss.size, nil)
+}

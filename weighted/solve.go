@@ -108,7 +108,7 @@ func (s *solver) normaliseOwners(owner []int32) {
 // count-balanced plans give partitions to gets some, so a member holding
 // none is one that joined).
 func (s *solver) countLimits() {
-	low, high := countBands(s.sets, s.members)
+	low, high := countBands(s.sets)
 	s.low = low
 	s.minCount = make([]int32, s.members)
 	s.maxCount = make([]int32, s.members)
