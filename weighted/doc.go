@@ -134,12 +134,14 @@
 // improved by local search; from owners, the owners' plan improved with
 // the fewest moves.
 //
-// Count limits. Members subscribed to the same sets are interchangeable for
-// counts, so the count balance is solved over those classes (a handful in
-// real groups): each set is dealt to its classes in proportion to their
-// sizes, then partitions are passed along chains of classes from the
-// fullest to the emptiest until no chain improves; the bands come from
-// which classes can trade a partition at no cost (counts.go).
+// Count limits. The count-balanced bands are sticky's, computed by the
+// same code (internal/balance.CountBands): members subscribed to the same
+// sets are interchangeable for counts, so the count balance is solved over
+// those classes (a handful in real groups): each set is dealt to its
+// classes in proportion to their sizes, then partitions are passed along
+// chains of classes from the fullest to the emptiest until no chain
+// improves; the bands come from which classes can trade a partition at no
+// cost.
 //
 // Placement. The weighted partitions, by weight descending (an LSD radix
 // sort), each go to the least-loaded subscriber with room, picked from a
@@ -154,10 +156,12 @@
 //
 // Count repair. A member still below its minimum takes the lightest
 // partition it may from a member that can spare one, directly, through a
-// member that cannot (a relay of two), or along a chain; a member above
-// its maximum passes one to the lightest subscriber with room. From owners,
-// each step first tries what costs no move: a partition not with its owner,
-// directly or along a chain of such partitions.
+// member that cannot (a relay of two), or along a chain of the exchange
+// graph (the breadth-first walk sticky's count balance uses,
+// internal/balance.Walk); a member above its maximum passes one to the
+// lightest subscriber with room, or along a chain. From owners, each step
+// first tries what costs no move: a partition not with its owner, directly
+// or along a chain of such partitions.
 //
 // Local search. The heaviest member a tries the lightest members that
 // share a set with it and takes the best move (a partition to b) or swap
@@ -183,7 +187,11 @@
 // operations that move no owned partition, then that finish the job, then
 // the least weight; then the squares are brought into the band the same
 // way. The settled plan wins unless the plan from scratch beats it by more
-// than the band. A settle checks its pace sixteen times in its budget and
+// than the band. Before that, unless a member joined, the partitions placed
+// (nobody owned them) are passed around by the same searches restricted to
+// operations that move no owned partition, when that brings the heaviest
+// load within the margin: hysteresis needs no owned partition moved. A
+// settle checks its pace sixteen times in its budget and
 // stops when, at the rate the weight above the target has fallen so far,
 // the budget left cannot clear it (an owners' plan far off balance, made by
 // a count-balancing assignor, would take many times the budget): the plan
