@@ -19,7 +19,7 @@ import (
 // in use. The order of topics and members does not matter.
 //
 // An adapter then hands the Index to an assignor's fast path
-// ([HolderAssignor], [IndexAssignor]), or to any assignor's Assign through
+// ([FlatAssignor], [IndexAssignor]), or to any assignor's Assign through
 // [Index.Group].
 type IndexBuilder struct {
 	ix          Index
@@ -193,7 +193,9 @@ func validWeights(t *Topic) bool {
 
 // normalizePartitions sorts and dedupes t's partitions, dropping negatives,
 // without touching the caller's slices unless they are already canonical.
-// The first listing of a duplicate keeps its replica racks and weight.
+// A partition listed more than once keeps one entry whatever the order of
+// its listings: the largest of their weights (UnknownWeight below any
+// other), and the union of their replica racks, sorted.
 func normalizePartitions(t *Topic) {
 	ps := t.Partitions
 	canonical := true
@@ -220,9 +222,20 @@ func normalizePartitions(t *Topic) {
 	if t.Weights != nil {
 		weights = make([]int64, 0, len(ps))
 	}
-	for _, i := range order {
+	for k, i := range order {
 		p := ps[i]
-		if p < 0 || (len(out) > 0 && out[len(out)-1] == p) {
+		if p < 0 {
+			continue
+		}
+		if k > 0 && ps[order[k-1]] == p {
+			// A duplicate of the entry just added.
+			last := len(out) - 1
+			if racks != nil {
+				racks[last] = slices.Compact(slices.Sorted(slices.Values(append(slices.Clip(racks[last]), t.ReplicaRacks[i]...))))
+			}
+			if weights != nil {
+				weights[last] = max(weights[last], t.Weights[i])
+			}
 			continue
 		}
 		out = append(out, p)

@@ -248,21 +248,52 @@ func TestIndexMetadata(t *testing.T) {
 		g := assignor.Group{Topics: []assignor.Topic{{
 			Name:         "t0",
 			Partitions:   []int32{3, -1, 3, 0},
-			ReplicaRacks: [][]string{{"r3"}, {"rneg"}, {"r3dup"}, {"r0"}},
+			ReplicaRacks: [][]string{{"r3"}, {"rneg"}, {"r3dup", "r3"}, {"r0"}},
 			Weights:      []int64{30, -1, 31, 10},
 		}}}
 		ix := index(t, g)
 		if got := ix.Topic(0).Partitions; !slices.Equal(got, []int32{0, 3}) {
 			t.Errorf("partitions = %v, want [0 3]", got)
 		}
-		if got, want := ix.Topic(0).ReplicaRacks, [][]string{{"r0"}, {"r3"}}; !reflect.DeepEqual(got, want) {
-			t.Errorf("replica racks = %v, want %v (the first listing of a duplicate wins)", got, want)
+		if got, want := ix.Topic(0).ReplicaRacks, [][]string{{"r0"}, {"r3", "r3dup"}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("replica racks = %v, want %v (a duplicate has the union of its listings' racks)", got, want)
 		}
-		if got, want := ix.Topic(0).Weights, []int64{10, 30}; !slices.Equal(got, want) {
-			t.Errorf("weights = %v, want %v (they follow their partitions)", got, want)
+		if got, want := ix.Topic(0).Weights, []int64{10, 31}; !slices.Equal(got, want) {
+			t.Errorf("weights = %v, want %v (a duplicate weighs its heaviest listing)", got, want)
 		}
 		if ix.NumPartitions() != 2 {
 			t.Errorf("NumPartitions = %d, want 2", ix.NumPartitions())
+		}
+	})
+	t.Run("duplicates resolve the same whatever their order", func(t *testing.T) {
+		// Issue 24, finding 6: the first listing of a duplicate won, so the
+		// plan depended on the order of the metadata.
+		t.Parallel()
+		type listing struct {
+			id     int32
+			racks  []string
+			weight int64
+		}
+		listings := []listing{{2, []string{"b"}, 5}, {1, nil, assignor.UnknownWeight}, {2, []string{"a", "b"}, 9}, {1, []string{"c"}, 0}, {2, nil, assignor.UnknownWeight}}
+		var want assignor.Topic
+		for i, perm := range permutations(len(listings)) {
+			tp := assignor.Topic{Name: "t"}
+			for _, j := range perm {
+				tp.Partitions = append(tp.Partitions, listings[j].id)
+				tp.ReplicaRacks = append(tp.ReplicaRacks, listings[j].racks)
+				tp.Weights = append(tp.Weights, listings[j].weight)
+			}
+			got := index(t, assignor.Group{Topics: []assignor.Topic{tp}}).Topic(0)
+			if i == 0 {
+				want = got
+				if fmt.Sprint(got) != "{t [1 2] [[c] [a b]] [0 9]}" {
+					t.Fatalf("topic %v, want partitions [1 2], racks [[c] [a b]], weights [0 9]", got)
+				}
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("listing order %v: topic %v, order %v gave %v", perm, got, permutations(len(listings))[0], want)
+			}
 		}
 	})
 	t.Run("members and topics are numbered in ID and name order; unknown subscriptions are ignored", func(t *testing.T) {
@@ -424,4 +455,19 @@ func TestClaimClassificationMatchesNaive(t *testing.T) {
 			t.Errorf("outside = %q, naive %q", gotOutside, wantOutside)
 		}
 	})
+}
+
+// permutations returns every permutation of 0..n-1.
+func permutations(n int) [][]int {
+	if n == 0 {
+		return [][]int{{}}
+	}
+	var out [][]int
+	for _, p := range permutations(n - 1) {
+		for i := range n {
+			q := append(append(append([]int{}, p[:i]...), n-1), p[i:]...)
+			out = append(out, q)
+		}
+	}
+	return out
 }

@@ -54,8 +54,10 @@ type Topic struct {
 	// Name is the topic name; names are unique within a Group.
 	Name string
 	// Partitions are the topic's partition IDs: usually 0..n-1 (see
-	// [Partitions]), but any order is accepted. Negative and duplicate IDs are
-	// dropped.
+	// [Partitions]), but any order is accepted. Negative IDs are dropped; an
+	// ID listed more than once counts once, whatever the order of its
+	// listings, with the largest of their Weights and the union of their
+	// ReplicaRacks (sorted).
 	Partitions []int32
 	// ReplicaRacks optionally gives, for Partitions[i], the racks of its
 	// replicas (KIP-881). Nil when racks are unknown; when set, it has one

@@ -188,8 +188,10 @@ type fixedIndexed struct {
 	holder []int32
 }
 
-func (f fixedIndexed) AssignHolders(*assignor.Index) ([]int32, [][]byte, error) {
-	return slices.Clone(f.holder), nil, nil
+var _ assignor.FlatAssignor = fixedIndexed{}
+
+func (f fixedIndexed) AssignFlat(*assignor.Index) (assignor.FlatPlan, error) {
+	return assignor.FlatPlan{Holder: slices.Clone(f.holder)}, nil
 }
 
 // encodeGroup returns every member's subscription bytes (v3, with owned

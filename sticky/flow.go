@@ -1,6 +1,10 @@
 package sticky
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/kgroup/assignor/internal/balance"
+)
 
 // flows is the solver's answer at class level, before it is expanded to
 // concrete partitions.
@@ -67,8 +71,9 @@ type flowNetwork struct {
 	load                     []int32
 	lo, hi                   []int32 // per member: the band of optimal loads
 
-	memberHubFrom        []int32 // CSR: member -> (network hub, position)
-	memberHub, memberPos []int32
+	// graph is the exchange graph over the network hubs: group j is
+	// network hub j, its slots those of hubs[j] in f.give.
+	graph balance.Graph
 
 	nMember, sink int32 // node numbers: 0 source, 1.. hubs, nMember.. members
 
@@ -111,7 +116,7 @@ func (sol *solver) solveFlow() *flows {
 	}
 	if len(net.hubs) > 0 {
 		net.build()
-		net.lo, net.hi = net.bands(net.optimalLoads())
+		net.countBands()
 		net.run()
 	}
 	for c, h := range sol.classHub {
@@ -128,6 +133,29 @@ func (sol *solver) solveFlow() *flows {
 	return f
 }
 
+// Balance alone (criterion 1) is solved before the flow, because it tells
+// the flow which loads are possible at all, and that makes the flow cheap.
+//
+// The loads of the optimal plans (those minimising the sum of squared loads)
+// form a narrow band: member m's load is L_m or, for some members, one more
+// or one less, never both (Frank and Murota's decreasingly-minimal
+// elements). If one optimal load vector L is known, m can rise to L_m + 1
+// in an optimal plan exactly when a member at L_m + 1 can pass it a
+// partition along a chain of subscribers, and fall to L_m - 1 when m can
+// pass one to a member at L_m - 1 (the two never both hold, or L would not
+// be optimal). With lo_m and hi_m the band, the convex load cost can be cut
+// to: free up to lo_m, 2·lo_m + 1 for the one unit up to hi_m, forbidden
+// beyond. That cut cost has exactly the same minimisers as the sum of
+// squares, and it has at most two prices per member, so the flow needs a
+// handful of phases instead of one per unit of load.
+
+// countBands sets net.lo and net.hi, the band of optimal loads over the
+// network hubs on top of net.load (the settled single-member hubs):
+// balance.CountBands on the network's exchange graph.
+func (net *flowNetwork) countBands() {
+	net.lo, net.hi = balance.CountBands(&net.graph, net.size, net.load)
+}
+
 func (net *flowNetwork) build() {
 	sol := net.sol
 	nh, nm := int32(len(net.hubs)), int32(sol.members)
@@ -135,28 +163,16 @@ func (net *flowNetwork) build() {
 	net.sink = 1 + nh + nm
 	net.sent = make([]int32, nh)
 	net.missGive = make([]bool, len(net.f.give))
-	hubCount := make([]int32, nm+1)
-	for _, h := range net.hubs {
-		off := net.f.hubOff[h]
-		for i, m := range sol.sets[sol.hubSet[h]] {
-			net.missGive[off+int32(i)] = !sol.local(sol.hubRack[h], m)
-			hubCount[m+1]++
-		}
-	}
-	for m := range nm {
-		hubCount[m+1] += hubCount[m]
-	}
-	net.memberHubFrom = hubCount
-	net.memberHub = make([]int32, hubCount[nm])
-	net.memberPos = make([]int32, hubCount[nm])
-	fill := make([]int32, nm)
+	groups := make([][]int32, nh)
+	slotFrom := make([]int32, nh)
 	for j, h := range net.hubs {
-		for i, m := range sol.sets[sol.hubSet[h]] {
-			k := net.memberHubFrom[m] + fill[m]
-			net.memberHub[k], net.memberPos[k] = int32(j), int32(i)
-			fill[m]++
+		off := net.f.hubOff[h]
+		groups[j], slotFrom[j] = sol.sets[sol.hubSet[h]], off
+		for i, m := range groups[j] {
+			net.missGive[off+int32(i)] = !sol.local(sol.hubRack[h], m)
 		}
 	}
+	net.graph = balance.NewGraph(int(nm), groups, slotFrom)
 	V := net.sink + 1
 	net.pi = make([]cost, V)
 	net.dist = make([]cost, V)
@@ -174,7 +190,7 @@ func (net *flowNetwork) degree(u int32) int32 {
 		return 2 * int32(len(net.sol.sets[net.sol.hubSet[net.hubs[u-1]]]))
 	case u < net.sink:
 		m := u - net.nMember
-		return 2 + 2*(net.memberHubFrom[m+1]-net.memberHubFrom[m])
+		return 2 + 2*(net.graph.MemberFrom[m+1]-net.graph.MemberFrom[m])
 	}
 	return 0
 }
@@ -203,9 +219,8 @@ func (net *flowNetwork) arc(u, i int32) (int32, cost, bool) {
 			return net.sink, cost{load: 2*int64(net.lo[m]) + 1}, net.load[m] >= net.lo[m] && net.load[m] < net.hi[m]
 		}
 		i -= 2
-		x := net.memberHubFrom[m] + i/2
-		j := net.memberHub[x]
-		g := net.f.hubOff[net.hubs[j]] + net.memberPos[x]
+		x := net.graph.MemberFrom[m] + i/2
+		j, g := net.graph.MemberGroup[x], net.graph.MemberSlot[x]
 		if i%2 == 0 {
 			return 1 + j, cost{rackMisses: -net.miss(g)}, net.flowKept[g] > 0
 		}
@@ -251,10 +266,10 @@ func (net *flowNetwork) residual(u int32, buf []outArc) []outArc {
 		} else if net.load[m] < net.hi[m] {
 			buf = append(buf, outArc{1, net.sink, cost{load: 2*int64(net.lo[m]) + 1}})
 		}
-		for x := net.memberHubFrom[m]; x < net.memberHubFrom[m+1]; x++ {
-			j := net.memberHub[x]
-			g := net.f.hubOff[net.hubs[j]] + net.memberPos[x]
-			i := 2 + 2*(x-net.memberHubFrom[m])
+		from, to := net.graph.MemberFrom[m], net.graph.MemberFrom[m+1]
+		for x := from; x < to; x++ {
+			j, g := net.graph.MemberGroup[x], net.graph.MemberSlot[x]
+			i := 2 + 2*(x-from)
 			if net.flowKept[g] > 0 {
 				buf = append(buf, outArc{i, 1 + j, cost{rackMisses: -net.miss(g)}})
 			}
@@ -287,8 +302,7 @@ func (net *flowNetwork) capacity(u, i, limit int32) int32 {
 			return min(limit, net.hi[m]-net.load[m])
 		}
 		i -= 2
-		x := net.memberHubFrom[m] + i/2
-		g := net.f.hubOff[net.hubs[net.memberHub[x]]] + net.memberPos[x]
+		g := net.graph.MemberSlot[net.graph.MemberFrom[m]+i/2]
 		if i%2 == 0 {
 			return min(limit, net.flowKept[g])
 		}
@@ -316,8 +330,7 @@ func (net *flowNetwork) push(u, i, n int32) {
 			return
 		}
 		i -= 2
-		x := net.memberHubFrom[m] + i/2
-		g := net.f.hubOff[net.hubs[net.memberHub[x]]] + net.memberPos[x]
+		g := net.graph.MemberSlot[net.graph.MemberFrom[m]+i/2]
 		if i%2 == 0 {
 			net.flowKept[g] -= n
 		} else {

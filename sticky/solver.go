@@ -61,15 +61,14 @@ func newSolver(ix *assignor.Index, racks bool) *solver {
 	return sol
 }
 
-// indexSets interns the topics' subscriber lists. Identical lists of
-// neighbouring topics are found by comparison, others by a hash.
+// indexSets interns the topics' subscriber lists (balance.Interner) and
+// gives each topic its rotation offset in its set.
 func (sol *solver) indexSets() {
 	ix := sol.ix
 	sol.topicSet = make([]int32, ix.NumTopics())
 	sol.topicOffset = make([]int32, ix.NumTopics())
 	var offsets []int32
-	byHash := map[uint64][]int32{}
-	last := int32(-1)
+	var sets balance.Interner
 	for t := range int32(ix.NumTopics()) {
 		subs := ix.Subscribers(t)
 		first, end := ix.TopicRange(t)
@@ -78,29 +77,15 @@ func (sol *solver) indexSets() {
 			sol.topicSet[t] = -1
 			continue
 		}
-		s := int32(-1)
-		if last >= 0 && slices.Equal(sol.sets[last], subs) {
-			s = last
-		} else {
-			h := fnv1a.Int32s(subs)
-			for _, c := range byHash[h] {
-				if slices.Equal(sol.sets[c], subs) {
-					s = c
-					break
-				}
-			}
-			if s < 0 {
-				s = int32(len(sol.sets))
-				sol.sets = append(sol.sets, subs)
-				offsets = append(offsets, 0)
-				byHash[h] = append(byHash[h], s)
-			}
+		s := sets.Intern(subs)
+		if int(s) == len(offsets) {
+			offsets = append(offsets, 0)
 		}
-		last = s
 		sol.topicSet[t] = s
 		sol.topicOffset[t] = offsets[s] % int32(len(subs))
 		offsets[s] = (offsets[s] + n) % int32(len(subs))
 	}
+	sol.sets = sets.Lists
 }
 
 // indexRacks decides whether racks are in play (enabled, some member has a

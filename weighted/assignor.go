@@ -2,6 +2,8 @@ package weighted
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/kgroup/assignor"
 )
@@ -10,30 +12,35 @@ import (
 // default; [NewWithConfig] rejects the values listed as invalid. Java has
 // no load-aware assignor, so no field has a Java property.
 type Config struct {
-	// CountSkew (partitions) is how far a member's partition count may be
-	// outside its band in the count-balanced plans (never down to 0 from a
-	// band above 0). 0 means the default, 1; negative is invalid. See
-	// StrictCounts for no skew at all.
-	CountSkew int32
+	// CountTolerance (partitions) is how many partitions more, or fewer, than
+	// its band in the count-balanced plans a member may hold (never down to
+	// none from a band above 0): with the default, 1, a member whose
+	// count-balanced share is 10 partitions holds 9 to 11. 0 means the
+	// default; negative is invalid. See StrictCounts for no tolerance at
+	// all.
+	CountTolerance int
 	// StrictCounts keeps every member within its count-balanced band (a
-	// skew of 0: the counts sticky would give), overriding CountSkew.
-	// Default false.
+	// tolerance of 0: the counts sticky would give), overriding
+	// CountTolerance. Default false.
 	StrictCounts bool
-	// MarginPermille is the hysteresis margin, in thousandths: with the
-	// same members and subscriptions nothing moves, and after a member
-	// leaves only its partitions are placed, unless the heaviest member is
-	// then more than this much above the best load the solver reaches. 0
-	// means the default, 100 (10%); above 1000 is invalid. See NoHysteresis.
-	MarginPermille int32
-	// NoHysteresis sets the margin to 0, overriding MarginPermille: the plan
-	// moves partitions whenever that lowers the heaviest load beyond the
-	// band. Default false.
+	// HysteresisPercent (percent of the best heaviest load) is the
+	// hysteresis margin: with the same members and subscriptions nothing
+	// moves, and after a member leaves only its partitions are placed,
+	// unless the heaviest member is then more than this much above the best
+	// load the solver reaches. 0 means the default, 10 (10%); negative,
+	// above 100 or NaN is invalid; it counts to a millionth (0.0001%). See
+	// NoHysteresis.
+	HysteresisPercent float64
+	// NoHysteresis sets the margin to 0, overriding HysteresisPercent: the
+	// plan moves partitions whenever that lowers the heaviest load beyond
+	// the tie band. Default false.
 	NoHysteresis bool
-	// BandPermille, in thousandths: heaviest loads within this much of each
-	// other, and sums of squared loads within this much, count as equal, so
-	// that racks and then moves decide. 0 means the default, 10 (1%); above
-	// 1000 is invalid.
-	BandPermille int32
+	// TiePercent (percent) is the tie band: heaviest loads within this much
+	// of each other, and sums of squared loads within this much, count as
+	// equal, so that racks and then moves decide. 0 means the default, 1
+	// (1%); negative, above 100 or NaN is invalid; it counts to a millionth
+	// (0.0001%).
+	TiePercent float64
 	// DefaultWeight is the weight of a partition whose weight is unknown
 	// ([assignor.UnknownWeight], or a topic without Weights). 0 means the
 	// default: the mean of the known weights, rounded to the nearest
@@ -74,31 +81,49 @@ type Config struct {
 func (c Config) solverConfig() (config, error) {
 	sc := defaultConfig()
 	switch {
-	case c.CountSkew < 0:
-		return sc, fmt.Errorf("weighted: Config.CountSkew %d below 0", c.CountSkew)
-	case c.MarginPermille < 0 || c.MarginPermille > 1000:
-		return sc, fmt.Errorf("weighted: Config.MarginPermille %d outside 0..1000", c.MarginPermille)
-	case c.BandPermille < 0 || c.BandPermille > 1000:
-		return sc, fmt.Errorf("weighted: Config.BandPermille %d outside 0..1000", c.BandPermille)
+	case c.CountTolerance < 0 || c.CountTolerance > 1<<30:
+		return sc, fmt.Errorf("weighted: Config.CountTolerance %d outside 0..2^30", c.CountTolerance)
 	case c.DefaultWeight < 0:
 		return sc, fmt.Errorf("weighted: Config.DefaultWeight %d below 0", c.DefaultWeight)
 	}
-	if c.CountSkew > 0 {
-		sc.countSkew = c.CountSkew
+	margin, err := perMillion("HysteresisPercent", c.HysteresisPercent)
+	if err != nil {
+		return sc, err
+	}
+	tie, err := perMillion("TiePercent", c.TiePercent)
+	if err != nil {
+		return sc, err
+	}
+	if c.CountTolerance > 0 {
+		sc.countTolerance = int32(c.CountTolerance)
 	}
 	if c.StrictCounts {
-		sc.countSkew = 0
+		sc.countTolerance = 0
 	}
-	if c.MarginPermille > 0 {
-		sc.marginPermille = int64(c.MarginPermille)
+	if margin > 0 {
+		sc.marginPPM = margin
 	}
 	if c.NoHysteresis {
-		sc.marginPermille = 0
+		sc.marginPPM = 0
 	}
-	if c.BandPermille > 0 {
-		sc.bandPermille = int64(c.BandPermille)
+	if tie > 0 {
+		sc.bandPPM = tie
 	}
 	return sc, sc.validate()
+}
+
+// perMillion returns percent in millionths of the whole (10% is 100000), or
+// an error naming the field when it is negative, above 100, NaN, or so
+// small that it rounds to 0.
+func perMillion(field string, percent float64) (int64, error) {
+	if !(percent >= 0 && percent <= 100) {
+		return 0, fmt.Errorf("weighted: Config.%s %v outside 0..100", field, percent)
+	}
+	ppm := int64(math.Round(percent * 1e4))
+	if percent > 0 && ppm == 0 {
+		return 0, fmt.Errorf("weighted: Config.%s %v below 0.0001", field, percent)
+	}
+	return ppm, nil
 }
 
 // Assignor is the weighted (load-aware) assignor. It is safe for concurrent
@@ -141,7 +166,7 @@ func (*Assignor) Name() string { return "weighted" }
 // cooperative package for cooperative-weighted.
 func (*Assignor) Protocols() []assignor.Protocol { return []assignor.Protocol{assignor.Eager} }
 
-// Balanced returns false: by design a member may hold CountSkew partitions
+// Balanced returns false: by design a member may hold CountTolerance partitions
 // more or fewer than count balance gives it, to balance the load.
 func (*Assignor) Balanced() bool { return false }
 
@@ -187,14 +212,33 @@ func (a *Assignor) AssignFlat(ix *assignor.Index) (assignor.FlatPlan, error) {
 // weigh returns each flat partition's weight as far as it is known: the
 // group's own, else the members' reports, else Config.Weights
 // ([assignor.UnknownWeight] where none says); from[p] is set for the
-// partitions whose weight came from a report (nil: none did).
+// partitions whose weight came from a report (nil: none did). Reports never
+// make the weights fail: if with them the total weight, defaults included,
+// would pass 2^61 (which only a Group's own weights or a
+// Config.DefaultWeight near it allow, each report being at most
+// MaxReportedWeight), every report is dropped.
 func (a *Assignor) weigh(ix *assignor.Index) ([]int64, []bool, error) {
 	weights := topicWeights(ix)
-	from := reported(ix, weights)
+	var answered []int64 // the group's weights and Config.Weights' answers
 	if a.cfg.Weights != nil {
-		if err := supplied(ix, weights, a.cfg.Weights); err != nil {
+		answered = slices.Clone(weights)
+		if err := supplied(ix, answered, a.cfg.Weights); err != nil {
 			return nil, nil, err
 		}
+	}
+	from := reported(ix, weights)
+	if answered != nil {
+		for p, w := range weights {
+			if w == assignor.UnknownWeight {
+				weights[p] = answered[p]
+			}
+		}
+	}
+	if from != nil && !fits(weights, a.cfg.DefaultWeight) {
+		if answered != nil {
+			return answered, nil, nil
+		}
+		return topicWeights(ix), nil, nil
 	}
 	return weights, from, nil
 }

@@ -21,14 +21,17 @@ func TestNewWithConfig(t *testing.T) {
 		wantErr string
 	}{
 		{name: "zero value is the default", cfg: Config{}, want: defaultConfig()},
-		{name: "skew set", cfg: Config{CountSkew: 3}, want: config{countSkew: 3, marginPermille: 100, bandPermille: 10}},
-		{name: "strict counts override skew", cfg: Config{CountSkew: 3, StrictCounts: true}, want: config{countSkew: 0, marginPermille: 100, bandPermille: 10}},
-		{name: "margin set", cfg: Config{MarginPermille: 250}, want: config{countSkew: 1, marginPermille: 250, bandPermille: 10}},
-		{name: "no hysteresis overrides margin", cfg: Config{MarginPermille: 250, NoHysteresis: true}, want: config{countSkew: 1, marginPermille: 0, bandPermille: 10}},
-		{name: "band set", cfg: Config{BandPermille: 1000}, want: config{countSkew: 1, marginPermille: 100, bandPermille: 1000}},
-		{name: "negative skew", cfg: Config{CountSkew: -1}, wantErr: "CountSkew -1"},
-		{name: "margin above 1000", cfg: Config{MarginPermille: 1001}, wantErr: "MarginPermille 1001"},
-		{name: "negative band", cfg: Config{BandPermille: -5}, wantErr: "BandPermille -5"},
+		{name: "tolerance set", cfg: Config{CountTolerance: 3}, want: config{countTolerance: 3, marginPPM: 100_000, bandPPM: 10_000}},
+		{name: "strict counts override the tolerance", cfg: Config{CountTolerance: 3, StrictCounts: true}, want: config{countTolerance: 0, marginPPM: 100_000, bandPPM: 10_000}},
+		{name: "hysteresis set", cfg: Config{HysteresisPercent: 25}, want: config{countTolerance: 1, marginPPM: 250_000, bandPPM: 10_000}},
+		{name: "no hysteresis overrides the margin", cfg: Config{HysteresisPercent: 25, NoHysteresis: true}, want: config{countTolerance: 1, marginPPM: 0, bandPPM: 10_000}},
+		{name: "tie band set, to a millionth", cfg: Config{TiePercent: 0.5}, want: config{countTolerance: 1, marginPPM: 100_000, bandPPM: 5_000}},
+		{name: "tie band of 100%", cfg: Config{TiePercent: 100}, want: config{countTolerance: 1, marginPPM: 100_000, bandPPM: 1_000_000}},
+		{name: "negative tolerance", cfg: Config{CountTolerance: -1}, wantErr: "CountTolerance -1"},
+		{name: "hysteresis above 100%", cfg: Config{HysteresisPercent: 100.5}, wantErr: "HysteresisPercent 100.5"},
+		{name: "hysteresis not a number", cfg: Config{HysteresisPercent: math.NaN()}, wantErr: "HysteresisPercent NaN"},
+		{name: "negative tie band", cfg: Config{TiePercent: -5}, wantErr: "TiePercent -5"},
+		{name: "tie band below a millionth", cfg: Config{TiePercent: 0.00001}, wantErr: "TiePercent 1e-05"},
 		{name: "negative default weight", cfg: Config{DefaultWeight: -2}, wantErr: "DefaultWeight -2"},
 	}
 	for _, tt := range tests {

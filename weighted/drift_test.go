@@ -36,7 +36,7 @@ func TestDrift(t *testing.T) {
 	if err != nil || !d.Rebalance() || d.Planned >= d.Heaviest {
 		t.Fatalf("hot partition: %+v, %v; want a rebalance that lowers the heaviest load", d, err)
 	}
-	lax, _ := weighted.NewWithConfig(weighted.Config{MarginPermille: 1000})
+	lax, _ := weighted.NewWithConfig(weighted.Config{HysteresisPercent: 100})
 	if d, err := lax.Drift(g); err != nil || d.Rebalance() {
 		t.Fatalf("hot partition, margin 100%%: %+v, %v; want no rebalance", d, err)
 	}

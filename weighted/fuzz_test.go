@@ -36,7 +36,7 @@ func FuzzSolve(f *testing.F) {
 				g.owner = append(g.owner, int32(next()%14)-2)
 			}
 		}
-		cfg := config{countSkew: int32(next() % 3), marginPermille: 100, bandPermille: int64(next() % 30)}
+		cfg := config{countTolerance: int32(next() % 3), marginPPM: 100_000, bandPPM: int64(next()%30) * 1000}
 		holder, err := solve(g, cfg)
 		if err != nil {
 			if !errors.Is(err, errInput) {

@@ -16,9 +16,11 @@ type group struct {
 	// weight[p] >= 0 is partition p's load in the caller's unit, defaults
 	// already applied; 0 is an idle partition.
 	weight []int64
-	// owner[p] is partition p's current valid owner, or -1; nil when
-	// nobody owns anything. An owner that does not subscribe to the
-	// partition's topic counts as no owner.
+	// owner[p] is partition p's current valid owner, -1 when nobody claims
+	// it, or contested (-2) when it is claimed but nobody validly owns it;
+	// nil when nothing is claimed. An owner that does not subscribe to the
+	// partition's topic counts as contested: it holds the partition, but
+	// the plan may not leave it there.
 	owner []int32
 	// subscribers[t] are the members subscribed to topic t, in any order,
 	// repeats allowed.
@@ -33,6 +35,10 @@ type group struct {
 	// racks no member is in allowed).
 	rackSets [][]int32
 }
+
+// contested is the owner of a partition that is claimed but has no valid
+// owner (see group.owner).
+const contested int32 = -2
 
 // maxTotal is the largest total weight the solver accepts (2^61): loads,
 // sums of loads and the bands computed from them then fit in an int64.
@@ -81,7 +87,7 @@ func (g *group) validate() error {
 		if total += w; w > maxTotal || total > maxTotal {
 			return bad("partition %d: total weight above 2^61", p)
 		}
-		if g.owner != nil && (g.owner[p] < -1 || int(g.owner[p]) >= g.members) {
+		if g.owner != nil && (g.owner[p] < contested || int(g.owner[p]) >= g.members) {
 			return bad("partition %d: owner %d out of range", p, g.owner[p])
 		}
 		if g.replicaRacks != nil && (g.replicaRacks[p] < -1 || int(g.replicaRacks[p]) >= len(g.rackSets)) {
@@ -105,34 +111,34 @@ func (g *group) validate() error {
 
 // config holds the solver's knobs; defaultConfig gives the defaults.
 type config struct {
-	// countSkew (partitions, >= 0): how far a member's partition count may
+	// countTolerance (partitions, >= 0): how far a member's partition count may
 	// be outside its count-balanced band (never down to 0 from a band
-	// above 0). Default 1.
-	countSkew int32
-	// marginPermille (0..1000): hysteresis. Unless a member joined, nothing
-	// moves beyond placing what nobody owns and repairing counts unless the
-	// heaviest member is then more than this much above the best load the
-	// solver reaches (with the same members and subscriptions: nothing
-	// moves). Default 100 (10%).
-	marginPermille int64
-	// bandPermille (0..1000): heaviest loads within this much of each
-	// other, and sums of squared loads within this much, count as equal, so
-	// that racks and moves decide. Default 10 (1%).
-	bandPermille int64
+	// above 0): Config.CountTolerance. Default 1.
+	countTolerance int32
+	// marginPPM (millionths, 0..10^6): hysteresis. Unless a member joined,
+	// nothing moves beyond placing what nobody owns and repairing counts
+	// unless the heaviest member is then more than this much above the best
+	// load the solver reaches (with the same members and subscriptions:
+	// nothing moves). Default 100000 (10%).
+	marginPPM int64
+	// bandPPM (millionths, 0..10^6): heaviest loads within this much of
+	// each other, and sums of squared loads within this much, count as
+	// equal, so that racks and moves decide. Default 10000 (1%).
+	bandPPM int64
 }
 
 func defaultConfig() config {
-	return config{countSkew: 1, marginPermille: 100, bandPermille: 10}
+	return config{countTolerance: 1, marginPPM: 100_000, bandPPM: 10_000}
 }
 
 func (c config) validate() error {
 	switch {
-	case c.countSkew < 0:
-		return fmt.Errorf("weighted: count skew %d below 0", c.countSkew)
-	case c.marginPermille < 0 || c.marginPermille > 1000:
-		return fmt.Errorf("weighted: margin %d‰ outside 0..1000", c.marginPermille)
-	case c.bandPermille < 0 || c.bandPermille > 1000:
-		return fmt.Errorf("weighted: band %d‰ outside 0..1000", c.bandPermille)
+	case c.countTolerance < 0:
+		return fmt.Errorf("weighted: count skew %d below 0", c.countTolerance)
+	case c.marginPPM < 0 || c.marginPPM > 1e6:
+		return fmt.Errorf("weighted: margin %d ppm outside 0..10^6", c.marginPPM)
+	case c.bandPPM < 0 || c.bandPPM > 1e6:
+		return fmt.Errorf("weighted: band %d ppm outside 0..10^6", c.bandPPM)
 	}
 	return nil
 }

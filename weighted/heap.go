@@ -2,6 +2,14 @@ package weighted
 
 // heapEntry is an entry of the small binary heaps the repair and the
 // shortfall keep: least tier first, then least key, then least member.
+//
+// The heap is written out rather than taken from container/heap because
+// its hot loop (take the top, raise its key, sift it down; pop it once it
+// has what it needs) runs about twice as fast without container/heap's
+// interface calls: BenchmarkHeap, 1,000 members and about 4,500 takes,
+// 113 µs against 222 µs (medians of 6 runs, benchstat, on the shared
+// 2-core machine of this change); TestHeapAgrees checks that both take the
+// members in the same order.
 type heapEntry struct {
 	key    int64
 	member int32

@@ -84,11 +84,11 @@ func checkValid(t fataler, g *group, holder []int32) {
 func checkCounts(t fataler, g *group, cfg config, holder []int32) {
 	t.Helper()
 	ss := newSubscriberSets(g.members, g.subscribers, g.topic)
-	lo, hi := countBands(ss, g.members)
+	lo, hi := countBands(ss)
 	_, count := loadsOf(g, holder)
 	for m, c := range count {
-		if c < minimumCount(lo[m], cfg) || c > hi[m]+cfg.countSkew {
-			t.Fatalf("member %d holds %d partitions, band [%d, %d], skew %d", m, c, lo[m], hi[m], cfg.countSkew)
+		if c < minimumCount(lo[m], cfg) || c > hi[m]+cfg.countTolerance {
+			t.Fatalf("member %d holds %d partitions, band [%d, %d], skew %d", m, c, lo[m], hi[m], cfg.countTolerance)
 		}
 	}
 }
@@ -96,7 +96,7 @@ func checkCounts(t fataler, g *group, cfg config, holder []int32) {
 // minimumCount is the least count the skew allows a member whose
 // count-balanced band starts at lo: lo − skew, but at least 1 if lo is.
 func minimumCount(lo int32, cfg config) int32 {
-	return max(min(1, lo), lo-cfg.countSkew)
+	return max(min(1, lo), lo-cfg.countTolerance)
 }
 
 // mustSolve solves g with cfg and checks validity and counts.

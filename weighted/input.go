@@ -42,20 +42,21 @@ func inputOf(ix *assignor.Index, weights []int64, def int64, ignoreRacks bool) (
 	return g, nil
 }
 
-// ownersOf returns the owner of every flat partition, -1 for none, or nil
-// when no partition has one (a fresh group).
+// ownersOf returns the owner of every flat partition: its valid owner,
+// -1 when nobody claims it, -2 when it is claimed but nobody validly owns
+// it ([assignor.Contested]); nil when nothing is claimed (a fresh group).
 func ownersOf(ix *assignor.Index) []int32 {
 	var out []int32
 	for p := range int32(ix.NumPartitions()) {
 		o := ix.Owner(p)
-		if o >= 0 && out == nil {
+		if o != assignor.Unclaimed && out == nil {
 			out = make([]int32, ix.NumPartitions())
 			for q := range p {
 				out[q] = -1
 			}
 		}
 		if out != nil {
-			out[p] = max(o, -1)
+			out[p] = max(o, contested)
 		}
 	}
 	return out
@@ -111,6 +112,29 @@ func weightsOf(ix *assignor.Index, weights []int64, def int64) ([]int64, error) 
 		}
 	}
 	return weights, nil
+}
+
+// fits reports whether weightsOf(ix, weights, def) succeeds: whether the
+// weights, unknown ones given the default, add up to at most 2^61.
+func fits(weights []int64, def int64) bool {
+	var sum, known, unknown int64
+	for _, x := range weights {
+		if x < 0 {
+			unknown++
+			continue
+		}
+		if sum += x; x > maxTotal || sum > maxTotal {
+			return false
+		}
+		known++
+	}
+	if def <= 0 {
+		def = 1
+		if known > 0 {
+			def = (sum + known/2) / known
+		}
+	}
+	return unknown == 0 || def <= (maxTotal-sum)/unknown
 }
 
 // totalError is the error for a total weight above 2^61, reached at flat

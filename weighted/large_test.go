@@ -50,7 +50,7 @@ func TestLargeGroups(t *testing.T) {
 // c−1 lightest.
 func countBound(g *group, cfg config) int64 {
 	ss := newSubscriberSets(g.members, g.subscribers, g.topic)
-	lo, _ := countBands(ss, g.members)
+	lo, _ := countBands(ss)
 	least := int32(1 << 30)
 	for m := range int32(g.members) {
 		if len(ss.setsOf(m)) > 0 {
@@ -75,11 +75,11 @@ func countBound(g *group, cfg config) int64 {
 // that is a union of topics' subscriber lists (up to 2^16 of them).
 func subscriptionBound(g *group, cfg config) int64 {
 	ss := newSubscriberSets(g.members, g.subscribers, g.topic)
-	sets := len(ss.members)
+	sets := ss.numSets()
 	if sets > 16 {
 		return 0
 	}
-	lo, _ := countBands(ss, g.members)
+	lo, _ := countBands(ss)
 	bySet := make([][]int64, sets) // weights per set, ascending
 	for p, w := range g.weight {
 		if s := ss.topicSet[g.topic[p]]; s >= 0 {
@@ -95,7 +95,7 @@ func subscriptionBound(g *group, cfg config) int64 {
 			if mask&(1<<s) == 0 {
 				continue
 			}
-			for _, m := range ss.members[s] {
+			for _, m := range ss.Members[s] {
 				if !in[m] {
 					in[m] = true
 					size++
@@ -107,12 +107,12 @@ func subscriptionBound(g *group, cfg config) int64 {
 		var reachable []int64
 		for s := range sets {
 			switch {
-			case !slices.ContainsFunc(ss.members[s], func(m int32) bool { return !in[m] }):
+			case !slices.ContainsFunc(ss.Members[s], func(m int32) bool { return !in[m] }):
 				for _, w := range bySet[s] {
 					inside += w
 				}
 				least -= len(bySet[s])
-			case slices.ContainsFunc(ss.members[s], func(m int32) bool { return in[m] }):
+			case slices.ContainsFunc(ss.Members[s], func(m int32) bool { return in[m] }):
 				reachable = append(reachable, bySet[s]...)
 			}
 		}

@@ -2,6 +2,7 @@ package weighted
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"sync"
 	"time"
@@ -70,9 +71,13 @@ func NewMeter(cfg MeterConfig) *Meter {
 
 // Observe records partition's high watermark as of at. The rate is the
 // growth per second since the last observation that counted, at least
-// MinInterval earlier; each new rate counts half in the smoothed one. A
-// high watermark that went down (a truncated or recreated partition)
-// restarts the measure.
+// MinInterval earlier, exact for any growth and interval and at most
+// [MaxReportedWeight]; each new rate counts half in the smoothed one. A
+// high watermark that went down (a truncated or recreated partition), or
+// a time that went back, restarts the measure, and so does the first
+// observation of a partition the member was assigned again after losing it
+// (the meter forgets a partition when an assignment leaves it out; see
+// [Assignor.OnAssignment]).
 func (m *Meter) Observe(topic string, partition int32, highWatermark int64, at time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -84,17 +89,29 @@ func (m *Meter) Observe(topic string, partition int32, highWatermark int64, at t
 	}
 	dt := at.Sub(p.at)
 	switch {
-	case p.at.IsZero() || highWatermark < p.hwm:
+	case p.at.IsZero() || highWatermark < p.hwm || dt < 0:
 		p.hwm, p.at, p.measured = highWatermark, at, false
 		return
-	case dt < m.cfg.MinInterval:
+	case dt < m.cfg.MinInterval || dt == 0:
 		return
 	}
-	rate := (highWatermark - p.hwm) * int64(time.Second) / int64(dt)
+	rate := perSecond(uint64(highWatermark-p.hwm), dt)
 	if p.measured {
 		rate = (p.rate + rate) / 2
 	}
 	p.hwm, p.at, p.rate, p.measured = highWatermark, at, rate, true
+}
+
+// perSecond returns growth over dt (> 0) per second, rounded down, at
+// most MaxReportedWeight: growth·10^9/dt in 128 bits, so that no growth
+// or interval overflows.
+func perSecond(growth uint64, dt time.Duration) int64 {
+	hi, lo := bits.Mul64(growth, uint64(time.Second))
+	if hi >= uint64(dt) {
+		return MaxReportedWeight // the quotient does not fit in 64 bits
+	}
+	q, _ := bits.Div64(hi, lo, uint64(dt))
+	return int64(min(q, uint64(MaxReportedWeight)))
 }
 
 // Report returns what the meter knows of the partitions in owned and of
@@ -186,12 +203,28 @@ func (m *Meter) userData(s assignor.MemberState) ([]byte, error) {
 	return slices.Clone(b), nil
 }
 
-// carry replaces the carried weights with those in r (the weights the
-// leader carried with the partitions this member receives).
-func (m *Meter) carry(r Report) {
+// assigned forgets the partitions that neither assigned (the member's
+// assignment) nor r (the weights the leader carried to it) holds, and
+// replaces the carried weights with r's.
+func (m *Meter) assigned(assigned []assignor.TopicPartitions, r Report) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, p := range m.parts {
+	keep := map[partitionKey]bool{}
+	for _, tp := range assigned {
+		for _, id := range tp.Partitions {
+			keep[partitionKey{tp.Topic, id}] = true
+		}
+	}
+	for _, t := range r.Topics {
+		for _, id := range t.Partitions {
+			keep[partitionKey{t.Topic, id}] = true
+		}
+	}
+	for k, p := range m.parts {
+		if !keep[k] {
+			delete(m.parts, k)
+			continue
+		}
 		p.hasCarry = false
 	}
 	for _, t := range r.Topics {
@@ -202,7 +235,7 @@ func (m *Meter) carry(r Report) {
 				p = &metered{}
 				m.parts[k] = p
 			}
-			p.carried, p.hasCarry = t.Weights[i], true
+			p.carried, p.hasCarry = min(t.Weights[i], MaxReportedWeight), true
 		}
 	}
 }

@@ -99,9 +99,9 @@ func reporting(id string, gen int32, owned []int32, r Report) assignor.Member {
 }
 
 // TestReported pins how the leader reads reports: the owner's report wins
-// over another member's, a stale generation's report is ignored, a
-// summary covers the owner's unlisted partitions, the Group's own weights
-// win, and an unowned partition takes the first report of it.
+// over another member's, a summary covers the owner's unlisted partitions,
+// the Group's own weights win, and an unowned partition takes the report
+// of the newest generation (t/5: b's at 7, not c's at 6).
 func TestReported(t *testing.T) {
 	rep := func(ps []int32, ws []int64, rest int32, restW int64) Report {
 		return Report{Topics: []TopicReport{{Topic: "t", Partitions: ps, Weights: ws, Rest: rest, RestWeight: restW}}}
@@ -112,7 +112,7 @@ func TestReported(t *testing.T) {
 		Members: []assignor.Member{
 			reporting("a", 7, []int32{0, 1, 2}, rep([]int32{0}, []int64{500}, 2, 40)), // t/1, t/2 summarised
 			reporting("b", 7, []int32{3, 4}, rep([]int32{0, 3, 4, 5}, []int64{1, 30, 9, 60}, 0, 0)),
-			reporting("c", 6, nil, rep([]int32{5}, []int64{999}, 0, 0)), // stale
+			reporting("c", 6, nil, rep([]int32{5}, []int64{999}, 0, 0)), // an older generation
 		},
 	}
 	ix := indexOf(t, g)

@@ -86,7 +86,7 @@ func bruteForce(g *group, skew int32) (lo, hi []int32, best int64) {
 	best = int64(1) << 62
 	walk(0, func() {
 		for m, c := range count {
-			if c < minimumCount(lo[m], config{countSkew: skew}) || c > hi[m]+skew {
+			if c < minimumCount(lo[m], config{countTolerance: skew}) || c > hi[m]+skew {
 				return
 			}
 		}
@@ -115,7 +115,7 @@ func TestOracle(t *testing.T) {
 		t.Run(row.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(row.seed, 16))
 			cfg := defaultConfig()
-			cfg.countSkew = row.skew
+			cfg.countTolerance = row.skew
 			optimal, worstNum, worstDen := 0, int64(1), int64(1)
 			// hard: instances whose optimum is above the simple lower bound
 			// max(⌈total/members⌉, heaviest partition), and how many of
@@ -125,7 +125,7 @@ func TestOracle(t *testing.T) {
 				g := smallGroup(rng, row.full)
 				lo, hi, best := bruteForce(g, row.skew)
 				ss := newSubscriberSets(g.members, g.subscribers, g.topic)
-				gotLo, gotHi := countBands(ss, g.members)
+				gotLo, gotHi := countBands(ss)
 				for m := range g.members {
 					if gotLo[m] != lo[m] || gotHi[m] != hi[m] {
 						t.Fatalf("instance %d: member %d band [%d, %d], enumeration [%d, %d]; %+v", i, m, gotLo[m], gotHi[m], lo[m], hi[m], g)

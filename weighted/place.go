@@ -165,6 +165,7 @@ func (s *solver) place(pl *plan, pool batch, slack int64) {
 		short = s.newShortfall(pl)
 	}
 	left := len(pool.parts)
+	var dirty []int32
 	for i, p := range pool.parts[:split] {
 		var m int32
 		if short != nil && left <= short.lacking {
@@ -175,13 +176,19 @@ func (s *solver) place(pl *plan, pool batch, slack int64) {
 		if short != nil && pl.count[m] < s.minCount[m] {
 			short.lacking--
 		}
-		pl.addWeighted(p, m, pool.weights[i])
+		if pl.addUnsorted(p, m, pool.weights[i]) {
+			dirty = append(dirty, m)
+		}
 		left--
 	}
 	h = s.newTrees(pl, s.low)
 	for i := split; i < len(pool.parts); i++ {
-		pl.addWeighted(pool.parts[i], s.pick(h, pool, i, 0), 0)
+		m := s.pick(h, pool, i, 0)
+		if pl.addUnsorted(pool.parts[i], m, 0) {
+			dirty = append(dirty, m)
+		}
 	}
+	pl.resort(dirty)
 }
 
 // pick chooses the member for entry i of pool from the trees; see place.
@@ -203,7 +210,7 @@ func (s *solver) pick(h *memberTrees, pool batch, i int, slack int64) int32 {
 		if !s.racks.inSet(pool.racks[i], h.rackOf[j]) {
 			continue
 		}
-		m := h.top(len(s.sets.members) + int(j))
+		m := h.top(s.sets.numSets() + int(j))
 		if m >= 0 && (local < 0 || (heapEntry{key: h.key(m), member: m}).less(heapEntry{key: h.key(local), member: local})) {
 			local = m
 		}
@@ -225,7 +232,7 @@ func (s *solver) pick(h *memberTrees, pool batch, i int, slack int64) int32 {
 // leastKey returns the member of set with the least key, full or not.
 func (s *solver) leastKey(h *memberTrees, set int32) int32 {
 	best := int32(-1)
-	for _, m := range s.sets.members[set] {
+	for _, m := range s.sets.Members[set] {
 		if best < 0 || (heapEntry{key: h.key(m), member: m}).less(heapEntry{key: h.key(best), member: best}) {
 			best = m
 		}

@@ -70,6 +70,37 @@ func (pl *plan) addWeighted(p, m int32, w int64) {
 	pl.count[m]++
 }
 
+// addUnsorted gives unheld partition p of weight w to member m, appending
+// it to m's list even out of order, and reports whether it is out of
+// order; resort restores the order. Placement adds a partition to every
+// member's list in turn, most of them ahead of partitions the member kept,
+// and sorting each list once is cheaper than inserting one at a time.
+func (pl *plan) addUnsorted(p, m int32, w int64) bool {
+	list := pl.held[m]
+	n := len(list)
+	sorted := n == 0 || w < pl.tail[m] || (w == pl.tail[m] && p > list[n-1])
+	pl.held[m] = append(list, p)
+	if sorted {
+		pl.tail[m] = w
+	}
+	pl.holder[p] = m
+	pl.load[m] += w
+	pl.count[m]++
+	return !sorted
+}
+
+// resort sorts the held lists of the members in dirty (repeats allowed).
+func (pl *plan) resort(dirty []int32) {
+	for _, m := range dirty {
+		list := pl.held[m]
+		if slices.IsSortedFunc(list, pl.order) {
+			continue
+		}
+		slices.SortFunc(list, pl.order)
+		pl.tail[m] = pl.weight[list[len(list)-1]]
+	}
+}
+
 // order compares partitions as held lists sort them.
 func (pl *plan) order(p, q int32) int {
 	switch {

@@ -18,6 +18,7 @@ type search struct {
 	rank   []int32 // per member: position in byLoad, or -1
 
 	rackSafe bool  // only operations that lose no rack-local partition
+	freeOnly bool  // only operations that move no partition off its owner
 	budget   int64 // work left, in partitions scanned
 	log      bool  // keep the applied operations, for undo
 	applied  []op
@@ -39,7 +40,7 @@ func (s *solver) newSearch(pl *plan, budget int64) *search {
 	sr := &search{s: s, pl: pl, budget: budget, rank: make([]int32, s.members)}
 	for m := range int32(s.members) {
 		sr.rank[m] = -1
-		if s.sets.memberFrom[m+1] > s.sets.memberFrom[m] {
+		if s.sets.active(m) {
 			sr.byLoad = append(sr.byLoad, m)
 		}
 	}
@@ -49,8 +50,8 @@ func (s *solver) newSearch(pl *plan, budget int64) *search {
 		sr.rank[m] = int32(i)
 	}
 	if !s.uniform {
-		sr.stampA = make([]int32, len(s.sets.members))
-		sr.stampB = make([]int32, len(s.sets.members))
+		sr.stampA = make([]int32, s.sets.numSets())
+		sr.stampB = make([]int32, s.sets.numSets())
 	}
 	return sr
 }
@@ -182,6 +183,9 @@ func (sr *search) canMove(a, b int32) bool {
 // safe reports whether o keeps the rack-local partitions when the search
 // must.
 func (sr *search) safe(o op) bool {
+	if sr.freeOnly && !sr.free(o.x, o.y, o.a, o.b) {
+		return false
+	}
 	if !sr.rackSafe {
 		return true
 	}

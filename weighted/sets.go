@@ -1,108 +1,89 @@
 package weighted
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/kgroup/assignor/internal/balance"
+)
 
 // subscriberSets groups the topics by subscriber list: topics with the same
 // subscribers share one set, and partitions of one set can go to the same
-// members. A slot is a (set, member of the set) pair; slots are numbered
-// set by set, so the slot of members[s][i] is slotFrom[s]+i.
+// members. It is the exchange graph whose groups are the sets
+// ([balance.Graph]): set s's members are Members[s], ascending, and the
+// (set, member) pairs are its slots, the slot of Members[s][i] being
+// SlotFrom[s]+i.
 type subscriberSets struct {
-	members  [][]int32 // per set: its members, ascending, distinct
-	size     []int32   // per set: the partitions of its topics
-	topicSet []int32   // per topic: its set, or -1 when nobody subscribes
-	slotFrom []int32   // per set, and one past the last
-
-	// Per member m, the sets it belongs to and the matching slots:
-	// memberSet[memberFrom[m]:memberFrom[m+1]], ascending, and memberSlot
-	// alongside.
-	memberFrom []int32
-	memberSet  []int32
-	memberSlot []int32
+	balance.Graph
+	size     []int32 // per set: the partitions of its topics
+	topicSet []int32 // per topic: its set, or -1 when nobody subscribes
 }
 
 // newSubscriberSets interns the topics' subscriber lists, which must hold
 // member numbers in [0, members) (checked by the caller); they may be in any
 // order and repeat a member. topic[p] is partition p's topic. The lists are
-// not kept or mutated.
+// not mutated; those already ascending and distinct (as
+// [assignor.Index.Subscribers] gives them) are kept for the solve.
 func newSubscriberSets(members int, subscribers [][]int32, topic []int32) *subscriberSets {
 	ss := &subscriberSets{topicSet: make([]int32, len(subscribers))}
-	byHash := map[uint64][]int32{}
-	var scratch []int32
+	var sets balance.Interner
 	for t, subs := range subscribers {
-		scratch = append(scratch[:0], subs...)
-		slices.Sort(scratch)
-		scratch = slices.Compact(scratch)
-		if len(scratch) == 0 {
+		if !ascending(subs) {
+			subs = slices.Compact(slices.Sorted(slices.Values(subs)))
+		}
+		if len(subs) == 0 {
 			ss.topicSet[t] = -1
 			continue
 		}
-		h := hashMembers(scratch)
-		found := int32(-1)
-		for _, s := range byHash[h] {
-			if slices.Equal(ss.members[s], scratch) {
-				found = s
-				break
-			}
-		}
-		if found < 0 {
-			found = int32(len(ss.members))
-			ss.members = append(ss.members, slices.Clone(scratch))
-			byHash[h] = append(byHash[h], found)
-		}
-		ss.topicSet[t] = found
+		ss.topicSet[t] = sets.Intern(subs)
 	}
-	ss.size = make([]int32, len(ss.members))
+	ss.size = make([]int32, sets.Len())
 	for _, t := range topic {
 		if s := ss.topicSet[t]; s >= 0 {
 			ss.size[s]++
 		}
 	}
-	ss.index(members)
+	ss.Graph = balance.NewGraph(members, sets.Lists, nil)
 	return ss
 }
 
-func hashMembers(xs []int32) uint64 {
-	h := uint64(14695981039346656037)
-	for _, x := range xs {
-		h ^= uint64(uint32(x))
-		h *= 1099511628211
+// ascending reports whether xs is strictly ascending.
+func ascending(xs []int32) bool {
+	for i := 1; i < len(xs); i++ {
+		if xs[i-1] >= xs[i] {
+			return false
+		}
 	}
-	return h
+	return true
 }
 
-// index numbers the slots and builds the member-to-set lists.
-func (ss *subscriberSets) index(members int) {
-	ss.slotFrom = make([]int32, len(ss.members)+1)
-	ss.memberFrom = make([]int32, members+1)
-	for s, set := range ss.members {
-		ss.slotFrom[s+1] = ss.slotFrom[s] + int32(len(set))
-		for _, m := range set {
-			ss.memberFrom[m+1]++
-		}
-	}
-	for m := range members {
-		ss.memberFrom[m+1] += ss.memberFrom[m]
-	}
-	n := ss.memberFrom[members]
-	ss.memberSet = make([]int32, n)
-	ss.memberSlot = make([]int32, n)
-	fill := slices.Clone(ss.memberFrom[:members])
-	for s, set := range ss.members {
-		for i, m := range set {
-			ss.memberSet[fill[m]] = int32(s)
-			ss.memberSlot[fill[m]] = ss.slotFrom[s] + int32(i)
-			fill[m]++
-		}
-	}
-}
+// numSets is the number of sets.
+func (ss *subscriberSets) numSets() int { return len(ss.Members) }
 
 // setsOf returns the sets member m belongs to, ascending.
-func (ss *subscriberSets) setsOf(m int32) []int32 {
-	return ss.memberSet[ss.memberFrom[m]:ss.memberFrom[m+1]]
-}
+func (ss *subscriberSets) setsOf(m int32) []int32 { return ss.GroupsOf(m) }
+
+// active reports whether member m belongs to some set.
+func (ss *subscriberSets) active(m int32) bool { return ss.MemberFrom[m+1] > ss.MemberFrom[m] }
 
 // subscribed reports whether member m belongs to set s.
 func (ss *subscriberSets) subscribed(m, s int32) bool {
-	_, ok := slices.BinarySearch(ss.members[s], m)
+	_, ok := ss.Slot(s, m)
 	return ok
+}
+
+// slot returns the slot of member m in set s (m must belong to s).
+func (ss *subscriberSets) slot(s, m int32) int32 {
+	k, _ := ss.Slot(s, m)
+	return k
+}
+
+// countBands returns each member's lowest and highest count over the
+// count-balanced plans (0 and 0 for a member in no set): those minimising
+// the sum of squared counts, as in package sticky (balance.CountBands over
+// the sets' exchange graph). With identical subscriptions every member has
+// ⌊N/k⌋ or ⌈N/k⌉; with different subscriptions no chain of subscribers can
+// pass a partition from a member to one with two fewer. A member's band
+// [lo, hi] has hi <= lo+1.
+func countBands(ss *subscriberSets) (lo, hi []int32) {
+	return balance.CountBands(&ss.Graph, ss.size, nil)
 }

@@ -360,3 +360,10 @@ func (sr *search) offerFree(a, b int32, aim int64, w, minX, minY int, offer func
 		}
 	}
 }
+
+// free reports whether passing x from a to b and, for a swap, y from b to
+// a takes no partition off its owner.
+func (sr *search) free(x, y, a, b int32) bool {
+	owner := sr.s.owner
+	return owner == nil || owner[x] != a && (y < 0 || owner[y] != b)
+}

@@ -3,6 +3,7 @@ package weighted
 import (
 	"cmp"
 	"math"
+	"slices"
 )
 
 // solve computes the plan for g under cfg: holder[p] is the member partition
@@ -28,6 +29,7 @@ type solver struct {
 	active  int     // members in some subscriber set
 	weight  []int64 // per partition
 	owner   []int32 // per partition: valid owner (a subscriber) or -1; nil when none
+	claimed []bool  // per partition: some member claims it; nil when none is
 	partSet []int32 // per partition: its topic's subscriber set, or -1
 	sets    *subscriberSets
 	uniform bool // one subscriber set: every partition may go to every active member
@@ -43,18 +45,22 @@ type solver struct {
 	// heaviestBound); floor holds it and more bounds.
 	lowerBound int64
 	floor      lowBound
+
+	// The plan from scratch and its score, once computed (see fresh).
+	freshPlan  *plan
+	freshScore score
 }
 
 func newSolver(g *group, cfg config) *solver {
 	s := &solver{cfg: cfg, members: g.members, weight: g.weight}
 	s.sets = newSubscriberSets(g.members, g.subscribers, g.topic)
-	s.uniform = len(s.sets.members) == 1
+	s.uniform = s.sets.numSets() == 1
 	s.partSet = make([]int32, len(g.topic))
 	for p, t := range g.topic {
 		s.partSet[p] = s.sets.topicSet[t]
 	}
 	for m := range g.members {
-		if s.sets.memberFrom[m+1] > s.sets.memberFrom[m] {
+		if s.sets.active(int32(m)) {
 			s.active++
 		}
 	}
@@ -71,19 +77,23 @@ func newSolver(g *group, cfg config) *solver {
 }
 
 // normaliseOwners keeps the owners that subscribe to their partition's
-// topic; s.owner stays nil when none is left.
+// topic (s.owner, nil when none is left) and notes which partitions are
+// claimed (s.claimed, nil when none is): those the cooperative protocol
+// withholds for a round when the plan moves them.
 func (s *solver) normaliseOwners(owner []int32) {
 	if owner == nil {
 		return
 	}
 	out := make([]int32, len(owner))
+	s.claimed = make([]bool, len(owner))
 	owned := false
 	for p, o := range owner {
 		out[p] = -1
-		if o < 0 || s.partSet[p] < 0 {
+		if o == -1 || s.partSet[p] < 0 {
 			continue
 		}
-		if s.uniform || s.sets.subscribed(o, s.partSet[p]) {
+		s.claimed[p] = true
+		if o >= 0 && (s.uniform || s.sets.subscribed(o, s.partSet[p])) {
 			out[p] = o
 			owned = true
 		}
@@ -98,16 +108,16 @@ func (s *solver) normaliseOwners(owner []int32) {
 // count-balanced plans give partitions to gets some, so a member holding
 // none is one that joined).
 func (s *solver) countLimits() {
-	low, high := countBands(s.sets, s.members)
+	low, high := countBands(s.sets)
 	s.low = low
 	s.minCount = make([]int32, s.members)
 	s.maxCount = make([]int32, s.members)
 	for m := range s.members {
-		if s.sets.memberFrom[m+1] == s.sets.memberFrom[m] {
+		if !s.sets.active(int32(m)) {
 			continue
 		}
-		s.minCount[m] = max(min(1, low[m]), low[m]-s.cfg.countSkew)
-		s.maxCount[m] = high[m] + s.cfg.countSkew
+		s.minCount[m] = max(min(1, low[m]), low[m]-s.cfg.countTolerance)
+		s.maxCount[m] = high[m] + s.cfg.countTolerance
 	}
 }
 
@@ -138,26 +148,153 @@ func (s *solver) sweepBudget() int64 {
 }
 
 // tolerance is the band within which heaviest loads around best count as
-// equal: bandPermille of it.
+// equal: bandPPM of it.
 func (s *solver) tolerance(best int64) int64 {
-	return permille(best, s.cfg.bandPermille)
+	return ppm(best, s.cfg.bandPPM)
 }
 
 // squaresCap is the largest sum of squared loads that counts as equal to
-// q: q plus bandPermille of it. (Relative to q, so that moves and racks
+// q: q plus bandPPM of it. (Relative to q, so that moves and racks
 // decide between plans whose balance differs by less than the band; a
 // member that joins still gets its share, from the count repair, which
 // aims its partitions at the goal load.)
 func (s *solver) squaresCap(q wide) wide {
-	return q.add(q.quo(1000).times(s.cfg.bandPermille))
+	return q.add(q.ppm(s.cfg.bandPPM))
 }
 
 // withMargin is best plus the hysteresis margin.
 func (s *solver) withMargin(best int64) int64 {
-	return best + permille(best, s.cfg.marginPermille)
+	return best + ppm(best, s.cfg.marginPPM)
 }
 
-// run solves. Without owners, it returns the plan from scratch (fresh).
+// followUps is the most times run checks a plan's follow-up round, and
+// chase the most withheld partitions going back to their revokers for which
+// it checks another plan.
+const (
+	followUps = 4
+	chase     = 8
+)
+
+// run solves, so that the group settles in two rounds under the
+// cooperative protocol (KIP-429): a plan that moves a claimed partition
+// makes the protocol withhold it for a round, and the follow-up round
+// solves again from what the members kept, with the withheld partitions
+// unowned. The answer is a plan whose follow-up round (as runOnce computes
+// it from those owners) moves nothing the members kept and gives no
+// withheld partition back to the member that revoked it.
+//
+// The follow-up round's input is known in advance (the same members,
+// subscriptions and weights; the owners are the plan less what it
+// withholds), and the solver is deterministic, so run computes that
+// round's plan itself: if it does not pass, it becomes the answer and is
+// checked in turn, at most followUps times. The plan from scratch does not
+// depend on the owners and is computed once for all of them. Usually the
+// first check passes: the follow-up places the withheld partitions
+// elsewhere than the plan, but never back.
+//
+// Two cases stop the checks early with the first plan checked whose
+// follow-up keeps what the members kept (so that the group still settles in
+// two rounds): two plans trading a partition back and forth (about 1 in
+// 10,000 random events), and a plan that withholds most of the group (a
+// switch from another assignor's plan), where the follow-up's placement
+// gives about one withheld partition in M back to its revoker whatever the
+// plan, so that more than chase of them go back and another check would
+// not do better.
+func (s *solver) run() []int32 {
+	holder := s.runOnce()
+	if s.claimed == nil {
+		return holder
+	}
+	first := s.owner
+	defer func() { s.owner = first }()
+	var fallback []int32
+	for range followUps {
+		s.owner = first
+		next, withheld := s.followUpOwners(holder, first)
+		if withheld == 0 {
+			return holder // nothing withheld: no follow-up round
+		}
+		if 2*withheld >= len(s.all.parts) && withheld > chase*s.active { // mostlyFree
+			// The follow-up places at least half the partitions around
+			// what the members kept, which stays put (see runOnce), and
+			// gives about withheld/active back to their revokers whatever
+			// the plan: more than a check would chase.
+			return holder
+		}
+		s.owner = nonEmpty(next)
+		again := s.runOnce()
+		keeps, returns := followUpMoves(again, next, holder, first)
+		if keeps && returns == 0 {
+			return holder
+		}
+		if keeps && fallback == nil {
+			fallback = holder
+		}
+		if keeps && returns > chase {
+			break
+		}
+		holder = again
+	}
+	if fallback != nil {
+		return fallback
+	}
+	return holder
+}
+
+// mostlyFree reports whether the partitions pool leaves to place are at
+// least half of all, and more than chase per active member: then what the
+// owners kept stays put unless counts force a move (see run).
+func (s *solver) mostlyFree(pool batch) bool {
+	n := len(pool.parts)
+	return 2*n >= len(s.all.parts) && n > chase*s.active
+}
+
+// followUpMoves reports whether the follow-up round's plan again, from the
+// owners next that holder leaves (first being this round's valid owners),
+// keeps everything the owners kept, and how many withheld partitions it
+// gives back to the member that revoked them.
+func followUpMoves(again, next, holder, first []int32) (keeps bool, returns int) {
+	keeps = true
+	for p, o := range next {
+		switch {
+		case o >= 0 && again[p] != o:
+			keeps = false
+		case o < 0 && holder[p] >= 0 && first != nil && first[p] >= 0 && again[p] == first[p]:
+			returns++
+		}
+	}
+	return keeps, returns
+}
+
+// followUpOwners returns the owners of the cooperative follow-up round of
+// holder, given the valid owners first of this round: each partition
+// holder gives to a member stays with it, unless it is claimed and holder
+// moves it from its valid owner (or it has none: contested), when the
+// protocol withholds it and nobody owns it. withheld counts those; next is
+// nil when there are none.
+func (s *solver) followUpOwners(holder, first []int32) (next []int32, withheld int) {
+	for p, m := range holder {
+		if m < 0 || !s.claimed[p] || (first != nil && first[p] == m) {
+			continue
+		}
+		if next == nil {
+			next = slices.Clone(holder)
+		}
+		next[p] = -1
+		withheld++
+	}
+	return next, withheld
+}
+
+// nonEmpty returns owner, or nil when it has no owner at all.
+func nonEmpty(owner []int32) []int32 {
+	if slices.ContainsFunc(owner, func(o int32) bool { return o >= 0 }) {
+		return owner
+	}
+	return nil
+}
+
+// runOnce solves from the owners in s.owner. Without owners, it returns the plan from scratch (fresh).
 // With owners it starts from their plan (keep), places what nobody owns
 // and repairs the counts (moves the group's change forces), and computes
 // the plan from scratch only when a lower bound cannot settle the
@@ -184,7 +321,7 @@ func (s *solver) withMargin(best int64) int64 {
 //     A settle stops when its pace shows it cannot reach its target within
 //     its budget, and the second one does not start when the first one's
 //     pace, from the same plan, could not clear its excess.
-func (s *solver) run() []int32 {
+func (s *solver) runOnce() []int32 {
 	if s.owner == nil {
 		fresh, _ := s.fresh()
 		return fresh.holder
@@ -205,7 +342,18 @@ func (s *solver) run() []int32 {
 	var prior rate
 	if !joined {
 		fresh, best = s.fresh()
-		if keep.maxLoad() <= s.withMargin(best.max) {
+		if keep.maxLoad() > s.withMargin(best.max) {
+			// Pass what nobody owned (placed above) around, moving nothing
+			// an owner holds, toward the margin.
+			sr := s.newSearch(keep, s.budget())
+			sr.freeOnly = true
+			if !sr.settleBoth(s.withMargin(best.max), s.squaresCap(best.squares), fresh.load) {
+				sr.budget = s.budget()
+				sr.rackSafe = false
+				sr.descend()
+			}
+		}
+		if keep.maxLoad() <= s.withMargin(best.max) || s.mostlyFree(pool) {
 			return keep.holder
 		}
 	} else {
@@ -234,8 +382,20 @@ func (s *solver) run() []int32 {
 
 // fresh returns the plan found from scratch (owners ignored) and the score
 // of the best loads the search reached, which may belong to a plan that
-// lost rack-local partitions to get them.
+// lost rack-local partitions to get them. It is computed once per solve;
+// the plan must not be modified.
 func (s *solver) fresh() (*plan, score) {
+	if s.freshPlan == nil {
+		owner := s.owner
+		s.owner = nil
+		s.freshPlan, s.freshScore = s.fromScratch()
+		s.owner = owner
+	}
+	return s.freshPlan, s.freshScore
+}
+
+// fromScratch computes fresh's answer, with s.owner nil.
+func (s *solver) fromScratch() (*plan, score) {
 	pl := newPlan(s.weight, s.members, s.maxCount)
 	s.place(pl, s.all, s.tolerance(s.lowerBound))
 	s.repairCounts(pl, nil)
@@ -267,7 +427,7 @@ func (s *solver) heaviestBound() int64 {
 	}
 	least := int32(math.MaxInt32)
 	for m := range s.members {
-		if s.sets.memberFrom[m+1] > s.sets.memberFrom[m] {
+		if s.sets.active(int32(m)) {
 			least = min(least, s.minCount[m])
 		}
 	}

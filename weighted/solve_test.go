@@ -31,9 +31,9 @@ func TestSolveRejects(t *testing.T) {
 		{"negative rack in a set", func(g *group, _ *config) { g.replicaRacks = []int32{0, 0}; g.rackSets = [][]int32{{-2}} }, "rack set 0: rack -2", true},
 		{"member rack below -1", func(g *group, _ *config) { g.memberRack = []int32{0, -3} }, "member 1: rack -3", true},
 		{"negative members", func(g *group, _ *config) { g.members = -1 }, "-1 members", true},
-		{"negative skew", func(_ *group, c *config) { c.countSkew = -1 }, "count skew -1", false},
-		{"margin above 100%", func(_ *group, c *config) { c.marginPermille = 1001 }, "margin 1001", false},
-		{"negative band", func(_ *group, c *config) { c.bandPermille = -1 }, "band -1", false},
+		{"negative skew", func(_ *group, c *config) { c.countTolerance = -1 }, "count skew -1", false},
+		{"margin above 100%", func(_ *group, c *config) { c.marginPPM = 1_000_001 }, "margin 1000001", false},
+		{"negative band", func(_ *group, c *config) { c.bandPPM = -1 }, "band -1", false},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			g, cfg := valid(), defaultConfig()

@@ -45,12 +45,13 @@ func perturbed(g *group, holder []int32, rng *rand.Rand) *group {
 }
 
 // followUp returns g owned as holder says, less the partitions holder took
-// from their valid owners in g (what a cooperative round leaves).
+// from their claimants in g (what a cooperative round leaves: the protocol
+// withholds a claimed partition the plan moves, even from a claimant that
+// no longer subscribes to its topic).
 func followUp(g *group, holder []int32) *group {
 	kept := withOwners(g, holder)
-	subscribes := subscriptionTable(g)
 	for p, m := range holder {
-		if o := g.owner[p]; o >= 0 && o != m && subscribes(o, g.topic[p]) {
+		if o := g.owner[p]; o != -1 && o != m && m >= 0 {
 			kept.owner[p] = -1
 		}
 	}

@@ -110,10 +110,10 @@ func (s *solver) newTrees(pl *plan, base []int32) *memberTrees {
 		}
 		return h.key(m)
 	}
-	h.trees = make([]tournament, len(ss.members))
-	h.rackFrom = make([]int32, len(ss.members)+1)
+	h.trees = make([]tournament, ss.numSets())
+	h.rackFrom = make([]int32, ss.numSets()+1)
 	var racks []int32
-	for set, members := range ss.members {
+	for set, members := range ss.Members {
 		h.trees[set] = newTournament(members, key)
 		if s.racks == nil {
 			continue
@@ -148,7 +148,7 @@ func (s *solver) newTrees(pl *plan, base []int32) *memberTrees {
 func (h *memberTrees) key(m int32) int64 {
 	if h.base != nil {
 		ss := h.sets
-		return int64(h.pl.count[m]-h.base[m])<<32 | int64(ss.memberFrom[m+1]-ss.memberFrom[m])
+		return int64(h.pl.count[m]-h.base[m])<<32 | int64(ss.MemberFrom[m+1]-ss.MemberFrom[m])
 	}
 	return h.pl.load[m]
 }

@@ -44,10 +44,17 @@ func (a wide) less(b wide) bool {
 	return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo)
 }
 
-// permille returns x·k/1000 for 0 <= x <= maxTotal and 0 <= k <= 2000,
-// without overflow, rounded down.
-func permille(x, k int64) int64 {
-	return x/1000*k + x%1000*k/1000
+// ppm returns ⌊x·k/10^6⌋ for 0 <= x <= maxTotal and 0 <= k <= 10^6,
+// without overflow.
+func ppm(x, k int64) int64 {
+	return x/1e6*k + x%1e6*k/1e6
+}
+
+// ppm returns ⌊a·k/10^6⌋ for 0 <= k <= 10^6, saturating as times does.
+func (a wide) ppm(k int64) wide {
+	q := a.quo(1e6)
+	rest := a.sub(q.times(1e6)).lo // below 10^6
+	return q.times(k).add(wide{0, rest * uint64(k) / 1e6})
 }
 
 // quo returns a/k, rounded down, for k > 0.

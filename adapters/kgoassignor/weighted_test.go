@@ -43,11 +43,11 @@ func hotWeights(topic string, ps []int32) []int64 {
 // (50) ends alone on one member and the five others (10 each) on the
 // other, where a count-balanced plan gives one member 70 and the other 30.
 func TestWeighted(t *testing.T) {
-	if _, err := Weighted(weighted.Config{BandPermille: 2000}, Config{}); err == nil || !strings.Contains(err.Error(), "BandPermille") {
+	if _, err := Weighted(weighted.Config{TiePercent: 200}, Config{}); err == nil || !strings.Contains(err.Error(), "TiePercent") {
 		t.Fatalf("invalid config: err = %v", err)
 	}
 	newMember := func() *Balancer {
-		b, err := Weighted(weighted.Config{Weights: hotFirst, CountSkew: 4}, Config{})
+		b, err := Weighted(weighted.Config{Weights: hotFirst, CountTolerance: 4}, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -55,10 +55,10 @@ func loadOf(assigned map[string][]int32) int64 {
 // orders/0 (50) ends alone on one member, the five others (10 each) on the
 // other, where a count-balanced plan gives one member 70 and the other 30.
 func TestWeighted(t *testing.T) {
-	if _, err := Weighted(weighted.Config{CountSkew: -1}, Config{}); err == nil || !strings.Contains(err.Error(), "CountSkew") {
+	if _, err := Weighted(weighted.Config{CountTolerance: -1}, Config{}); err == nil || !strings.Contains(err.Error(), "CountTolerance") {
 		t.Fatalf("invalid config: err = %v", err)
 	}
-	skew := weighted.Config{Weights: ordersLoad, CountSkew: 4}
+	skew := weighted.Config{Weights: ordersLoad, CountTolerance: 4}
 	member := func() Strategy {
 		s, err := Weighted(skew, Config{})
 		if err != nil {

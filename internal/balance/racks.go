@@ -1,9 +1,3 @@
-// Package balance holds what the count-balancing assignor (package sticky)
-// and the load-balancing one (package weighted) both need to read a group
-// off an [assignor.Index]: the members' racks numbered alike, the topics'
-// subscriber sets interned alike, and the breadth-first walk over the
-// member-exchange graph that both use to move load along a chain of
-// members.
 package balance
 
 import "github.com/kgroup/assignor"

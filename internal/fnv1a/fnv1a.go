@@ -1,7 +1,9 @@
 // Package fnv1a is the 64-bit FNV-1a hash for the few places that need a
 // cheap, deterministic hash of a name or a short list of numbers without an
 // allocation: a simulated member's heartbeat phase, a benchmark workload's
-// seed, the sticky assignor's interning of subscription and rack sets.
+// seed, the interning of subscriber sets and member classes
+// (internal/balance.Interner, for sticky and weighted) and of sticky's rack
+// sets.
 //
 // [String] is the standard FNV-1a of the string's bytes (the same value as
 // hash/fnv's New64a). [Int32s] and [Uint64s] take one xor-and-multiply step
