@@ -38,11 +38,12 @@ type proxyConfig struct {
 
 // proxyModule is one module as served.
 type proxyModule struct {
-	Path    string
-	Dir     string
-	Files   int
-	Omitted []omission
-	Zip     string
+	Path      string
+	Dir       string
+	Files     int
+	Omitted   []omission
+	Zip       string
+	Rewritten int // requirements served at the version instead of v0.0.0
 }
 
 func runModproxy(args []string) error {
@@ -69,7 +70,11 @@ func runModproxy(args []string) error {
 		return err
 	}
 	for _, m := range mods {
-		fmt.Printf("modproxy: %s@%s: %d files (%d left out) from %s\n", m.Path, cfg.Version, m.Files, len(m.Omitted), m.Dir)
+		rewritten := ""
+		if m.Rewritten > 0 {
+			rewritten = fmt.Sprintf("; go.mod: %d requirement(s) at v0.0.0 served as %s (simulated release)", m.Rewritten, cfg.Version)
+		}
+		fmt.Printf("modproxy: %s@%s: %d files (%d left out) from %s%s\n", m.Path, cfg.Version, m.Files, len(m.Omitted), m.Dir, rewritten)
 		if *verbose {
 			for _, o := range m.Omitted {
 				fmt.Printf("modproxy:   left out %s (%s)\n", o.Path, o.Why)
@@ -131,15 +136,16 @@ func buildProxy(cfg proxyConfig) ([]proxyModule, error) {
 		gomod []byte
 		kept  []zipEntry
 		left  []omission
+		n     int // requirements rewritten
 	}
 	var plans []plan
 	for _, m := range mods {
 		if err := checkModulePath(m, rootPath, cfg.Version); err != nil {
 			return nil, err
 		}
-		gomod := m.Data
+		gomod, rewritten := m.Data, 0
 		if cfg.Rewrite {
-			if gomod, _, err = rewriteRequires(m.Dir+"/go.mod", gomod, published, "v0.0.0", cfg.Version); err != nil {
+			if gomod, rewritten, err = rewriteRequires(m.Dir+"/go.mod", gomod, published, "v0.0.0", cfg.Version); err != nil {
 				return nil, err
 			}
 		}
@@ -180,7 +186,7 @@ func buildProxy(cfg proxyConfig) ([]proxyModule, error) {
 		if !slices.ContainsFunc(kept, func(e zipEntry) bool { return e.Path == "go.mod" }) {
 			return nil, fmt.Errorf("modproxy: %s: go.mod is not tracked by git", m.Dir)
 		}
-		plans = append(plans, plan{m, gomod, kept, omitted})
+		plans = append(plans, plan{m, gomod, kept, omitted, rewritten})
 	}
 	var out []proxyModule
 	for _, p := range plans {
@@ -188,7 +194,7 @@ func buildProxy(cfg proxyConfig) ([]proxyModule, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, proxyModule{Path: p.m.Mod.Module, Dir: p.m.Dir, Files: len(p.kept), Omitted: p.left, Zip: zipPath})
+		out = append(out, proxyModule{Path: p.m.Mod.Module, Dir: p.m.Dir, Files: len(p.kept), Omitted: p.left, Zip: zipPath, Rewritten: p.n})
 	}
 	return out, nil
 }
