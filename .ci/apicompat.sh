@@ -15,4 +15,7 @@
 # tool: .ci/releasetool (standard library only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOWORK=off go -C .ci/releasetool run . apicompat -repo "$(pwd)" "$@"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+GOWORK=off go -C .ci/releasetool build -o "$tmp/releasetool" .
+"$tmp/releasetool" apicompat -repo "$(pwd)" "$@"

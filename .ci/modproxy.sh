@@ -32,4 +32,7 @@ for a in "$@"; do
 done
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-GOWORK=off go -C .ci/releasetool run . modproxy -repo "$(pwd)" -version "$version" -out "$out" "${flags[@]}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+GOWORK=off go -C .ci/releasetool build -o "$tmp/releasetool" .
+"$tmp/releasetool" modproxy -repo "$(pwd)" -version "$version" -out "$out" "${flags[@]}"

@@ -163,7 +163,7 @@ checkout)
 	done
 	;;
 release)
-	mapfile -t versions < <(cat "$dir"/* | grep -oE "$core[a-z/]*@v[^[:space:]\"'\`]+" | sed 's/.*@//' | sort -u)
+	mapfile -t versions < <(cat "$dir"/* | grep -oE "${core}[a-z/]*@v[^[:space:]\"'\`]+" | sed 's/.*@//' | sort -u)
 	[ "${#versions[@]}" -eq 1 ] || fail "the release blocks name ${#versions[@]} versions of this repository's modules (${versions[*]:-none}); one expected"
 	version=${versions[0]}
 
@@ -186,7 +186,8 @@ release)
 		d=$tmp/user-$name
 		# Our modules at the version; everything else as this repository
 		# verified it.
-		got=$(cd "$d" && go list -m -f '{{.Path}} {{.Version}}' all | grep "^$core" | grep -v " $version\$" || true)
+		list=$(cd "$d" && go list -m -f '{{.Path}} {{.Version}}' all) || fail "$name: go list -m all failed"
+		got=$(grep "^$core" <<<"$list" | grep -v " $version\$" || true)
 		[ -z "$got" ] || fail "$name: modules of this repository not at $version: $got"
 		unknown=$(comm -23 <(grep -v "^$core" "$d/go.sum" | sort -u) <(cat go.sum adapters/*/go.sum cmd/assignor/go.sum bench/go.sum | sort -u))
 		[ -z "$unknown" ] || fail "$name: go.sum lines none of this repository's go.sum files has: $unknown"

@@ -270,7 +270,7 @@ func ident(s string) string {
 // goldenAt reads api/*.txt at a tag ("" for the work tree), by import path.
 func goldenAt(repo, tag string) (map[string]goldenFile, error) {
 	var names []string
-	read := func(name string) (string, error) { return "", nil }
+	var read func(name string) (string, error)
 	if tag == "" {
 		matches, err := filepath.Glob(filepath.Join(repo, "api", "*.txt"))
 		if err != nil {
