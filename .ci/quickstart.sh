@@ -78,7 +78,9 @@ builtin() {
 			go work use . /path/to/assignor /path/to/assignor/adapters/saramaassignor /path/to/assignor/adapters/kgoassignor
 		EOF
 		cat >"$2/2.sh" <<-'EOF'
-			go mod edit -replace github.com/kgroup/assignor=/path/to/assignor \
+			go mod edit -require github.com/kgroup/assignor/adapters/saramaassignor@v0.0.0 \
+				-require github.com/kgroup/assignor/adapters/kgoassignor@v0.0.0 \
+				-replace github.com/kgroup/assignor=/path/to/assignor \
 				-replace github.com/kgroup/assignor/adapters/saramaassignor=/path/to/assignor/adapters/saramaassignor \
 				-replace github.com/kgroup/assignor/adapters/kgoassignor=/path/to/assignor/adapters/kgoassignor
 			go mod tidy
