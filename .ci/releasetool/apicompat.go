@@ -59,6 +59,10 @@ func runAPICompat(args []string) error {
 	last := lastTags(mods, strings.Fields(tags))
 	if len(last) == 0 {
 		fmt.Println("apicompat: no release tag yet; nothing to compare")
+		text, _ := os.ReadFile(filepath.Join(*repo, *changelog))
+		if v := releasedVersion(string(text)); v != "" {
+			fmt.Printf("apicompat: WARNING: %s has a section for %s, but this clone has no release tag: fetch the tags (git fetch --tags) for this check to compare\n", *changelog, v)
+		}
 		return nil
 	}
 	for _, m := range mods {
@@ -338,6 +342,22 @@ func unreleasedSection(text string) string {
 		}
 	}
 	return b.String()
+}
+
+// releasedVersion returns the first released version a Keep a Changelog
+// file has a section for ("## [0.1.0] - date"), or "".
+func releasedVersion(text string) string {
+	for _, l := range strings.Split(text, "\n") {
+		rest, ok := strings.CutPrefix(l, "## [")
+		if !ok {
+			continue
+		}
+		v, _, ok := strings.Cut(rest, "]")
+		if ok && canonicalVersion("v"+strings.TrimPrefix(v, "v")) {
+			return v
+		}
+	}
+	return ""
 }
 
 // mentions reports whether text names name as a whole: not part of a

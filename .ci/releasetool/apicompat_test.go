@@ -102,6 +102,18 @@ func TestUnreleasedSection(t *testing.T) {
 	}
 }
 
+func TestReleasedVersion(t *testing.T) {
+	for text, want := range map[string]string{
+		"# Changelog\n\n## [Unreleased]\n\n## [0.1.0] - 2026-12-05\n": "0.1.0",
+		"## [Unreleased]\n## [v1.2.0-rc.1]\n":                         "v1.2.0-rc.1",
+		"## [Unreleased]\n\n- nothing yet\n":                          "",
+	} {
+		if got := releasedVersion(text); got != want {
+			t.Errorf("releasedVersion(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
 func TestLastTags(t *testing.T) {
 	mods := []repoModule{
 		{Dir: ".", Mod: &modFile{Module: "example.com/rt"}},
