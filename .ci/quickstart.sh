@@ -106,6 +106,10 @@ else
 	echo "quickstart: README.md has no <!-- quickstart:$mode --> marker yet; running the $n built-in $mode block(s) (the same commands)"
 fi
 
+# A block that runs go install installs here, not in the user's GOBIN.
+export GOBIN=$tmp/bin
+export PATH="$GOBIN:$PATH"
+
 # The checkout a user would have: the committed tree at HEAD.
 checkout=$tmp/assignor
 mkdir -p "$checkout"
@@ -136,14 +140,18 @@ scenario() {
 	script=$(sed -e "s#/path/to/assignor#$checkout#g" -e 's/^\$ //' "$block")
 	echo "quickstart: $name: in a new module at $d:"
 	sed 's/^/    /' "$block"
+	# Every step checks its own status: set -e does not hold in a subshell
+	# whose status is tested.
 	(
-		cd "$d"
-		go mod init example.com/quickstart >/dev/null 2>&1
+		cd "$d" || exit 1
+		go mod init example.com/quickstart >/dev/null 2>&1 || fail "$name: go mod init failed"
 		case "$lang" in
-		sh | bash | shell | console) bash -euo pipefail -c "$script" ;;
+		sh | bash | shell | console)
+			bash -euo pipefail -c "$script" || fail "$name: the block failed"
+			;;
 		go.mod | gomod | text | txt)
 			printf '\n%s\n' "$script" >>go.mod
-			go mod tidy
+			go mod tidy || fail "$name: go mod tidy failed after the block"
 			;;
 		*) fail "$name: a $lang block; sh or go.mod expected" ;;
 		esac
@@ -172,7 +180,7 @@ release)
 	# Third-party modules into the local module cache, checked against
 	# this repository's go.sum files (the network, if at all, only here).
 	shared=$(go env GOMODCACHE)
-	for m in . adapters/saramaassignor adapters/kgoassignor; do
+	for m in $(go list -m -f '{{.Dir}}'); do
 		(cd "$m" && GOWORK=off go mod download && GOWORK=off go list -m all >/dev/null)
 	done
 

@@ -111,6 +111,22 @@ func buildProxy(cfg proxyConfig) ([]proxyModule, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The go command builds a module zip from a tag with git archive,
+	// which applies export-ignore and export-subst from .gitattributes;
+	// this tool does not, so it refuses a tree that uses them rather than
+	// serve different files.
+	for _, t := range tracked {
+		if path.Base(t) != ".gitattributes" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(t)))
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Contains(data, []byte("export-ignore")) || bytes.Contains(data, []byte("export-subst")) {
+			return nil, fmt.Errorf("modproxy: %s uses export-ignore or export-subst, which git archive (and so the go command) applies and this tool does not", t)
+		}
+	}
 	mods, err := workspaceModules(root, cfg.Skip)
 	if err != nil {
 		return nil, err

@@ -156,6 +156,17 @@ func TestModproxyRefuses(t *testing.T) {
 		{"v2 without a /v2 path", "example.com/rt/adapters/a",
 			proxyConfig{Version: "v2.0.0", Rewrite: true}, "needs the suffix /v2"},
 	}
+	t.Run("export-ignore in .gitattributes", func(t *testing.T) {
+		root := testRepo(t, "example.com/rt/adapters/a")
+		entries(t, root, map[string]string{".gitattributes": "docs/ export-ignore\n"})
+		if out, err := exec.Command("git", "-C", root, "add", ".gitattributes").CombinedOutput(); err != nil {
+			t.Fatalf("git add: %v\n%s", err, out)
+		}
+		_, err := buildProxy(proxyConfig{Repo: root, Version: "v0.1.0", Out: t.TempDir(), Skip: []string{"examples"}, Rewrite: true})
+		if err == nil || !strings.Contains(err.Error(), ".gitattributes uses export-ignore") {
+			t.Fatalf("error %v", err)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := testRepo(t, tt.adapter)
