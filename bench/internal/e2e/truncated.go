@@ -84,7 +84,6 @@ func truncatedMember(h *Harness, k Kind) error {
 	leader := h.currentLeader()
 	i := slices.IndexFunc(ms, func(m *Member) bool { return m.Name != leader })
 	h.Leave(ms[i])
-	ms = slices.Delete(ms, i, i+1)
 	if err := h.stable(); err != nil {
 		return err
 	}
