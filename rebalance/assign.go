@@ -12,7 +12,9 @@ import (
 // assignment per member ID it was given (an empty member ID gets none: no
 // assignment can be addressed to it), sorted by member ID, and the round's
 // stats. generation is the generation being balanced into, or 0 or less
-// when the client does not say (then no claim is dropped as impossible).
+// when the client does not say (then only claims more than 16 generations
+// past the newest one the leader's own member synced, [Leader.Delivered],
+// are dropped as impossible).
 //
 // It fails only when the assignor does, or when the assignor's plan breaks
 // the rules every plan keeps (a partition given twice or to a member that
@@ -40,8 +42,13 @@ func (r *Round) Assign(generation int32) (*Result, error) {
 			stats.Excluded++
 		}
 	}
-	if generation > 0 {
+	switch {
+	case generation > 0:
 		r.dropImpossible(generation, &stats)
+	case l.claimBound() > 0:
+		// Not told the generation: a claim far past the newest one the
+		// leader's own member synced cannot be true either.
+		r.dropImpossible(l.claimBound(), &stats)
 	}
 	var last *memory
 	blind := false

@@ -57,8 +57,9 @@ type Leader struct {
 	marks bool
 	log   *slog.Logger
 
-	mu   sync.Mutex
-	last *memory // the last cooperative round (see memory.go)
+	mu     sync.Mutex
+	last   *memory // the last cooperative round (see memory.go)
+	synced int32   // the newest generation its own member synced ([Leader.Delivered])
 }
 
 // NewLeader returns a leader running a with cfg. a must not be nil; its

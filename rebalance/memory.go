@@ -59,25 +59,56 @@ func compareWithheld(a, b withheldClaim) int {
 	return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
 }
 
-// Delivered tells the leader that the assignments of its last round were
-// delivered for generation: its own member received its assignment of that
-// generation (the broker took the leader's SyncGroup). Adapters call it from
-// the member side after every successful SyncGroup, with the generation the
-// assignment belongs to; a call for another round than the leader's last
-// (generation known and different) is ignored. It is what lets the next
-// round trust the last plan for members whose claims it cannot read, when no
-// readable member vouches for it; a client that does not tell the leader
-// which generation it balances into ([Round.Assign] with 0) learns it here.
+// Delivered tells the leader that its own member received its assignment of
+// generation: adapters call it from the member side after every successful
+// SyncGroup. When the leader's last round balanced into that generation, its
+// plan was delivered (the broker took the leader's SyncGroup): the next
+// round may then trust it for members whose claims it cannot read, even
+// when no readable member vouches for it. Any call also bounds the claims a
+// round that is not told its generation accepts (see [Round.Assign]).
 func (l *Leader) Delivered(generation int32) {
 	if generation <= 0 {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.last == nil || l.last.delivered || l.last.generation > 0 && l.last.generation != generation {
+	l.synced = max(l.synced, generation)
+	if l.last != nil && l.last.generation == generation {
+		l.last.delivered = true
+	}
+}
+
+// Balanced tells the leader the generation its last round balanced into, for
+// a client that says it only after the plan (sarama passes it to
+// AssignmentData, not to Plan). It is ignored when the round was told its
+// generation.
+func (l *Leader) Balanced(generation int32) {
+	if generation <= 0 {
 		return
 	}
-	l.last.generation, l.last.delivered = generation, true
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.last != nil && l.last.generation == 0 {
+		l.last.generation = generation
+	}
+}
+
+// generationLag is how far past the newest generation its own member synced
+// a claim may be, in a round not told its generation, before it counts as
+// impossible: a member that missed that many SyncGroups in a row while the
+// rest of the group went on is not expected.
+const generationLag = 16
+
+// claimBound returns the generation at or above which a claim cannot be
+// true in a round not told its generation, or 0 when the leader's member
+// has not synced yet.
+func (l *Leader) claimBound() int32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.synced <= 0 {
+		return 0
+	}
+	return l.synced + generationLag + 1
 }
 
 // remember keeps the round as the leader's last.

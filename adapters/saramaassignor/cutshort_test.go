@@ -163,3 +163,38 @@ func TestCutShortSubscription(t *testing.T) {
 		t.Fatalf("the leader leaves: %d rounds, %d of 13 partitions held", rounds, g.held())
 	}
 }
+
+// TestImpossibleGenerationWithoutTheGeneration: sarama does not tell Plan
+// the generation being balanced into, so a claim at a generation the group
+// cannot have reached is recognised from the newest one the leader's own
+// member synced: more than 16 past it, the claim is dropped and cannot
+// outrank the partition's true holder.
+func TestImpossibleGenerationWithoutTheGeneration(t *testing.T) {
+	members := map[string]sarama.ConsumerGroupMemberMetadata{
+		"h": {Version: 2, Topics: []string{"t"}, OwnedPartitions: owned("t", []int32{0, 1}), GenerationID: 5},
+		"x": {Version: 2, Topics: []string{"t"}, OwnedPartitions: owned("t", []int32{0, 1}), GenerationID: 1<<31 - 1},
+	}
+	topics := map[string][]int32{"t": {0, 1}}
+	for _, tc := range []struct {
+		name   string
+		synced int32 // the generation the leader's member synced; 0: none yet
+		xGets  bool  // x is given a partition h holds
+	}{
+		{"the leader's member synced generation 5: x's claim is impossible", 5, false},
+		{"the leader's member never synced: x's claim outranks h's, as it would in sarama's own leader", 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mustNew(t, cooperative.Wrap(sticky.New()), Config{Logger: discard})
+			if tc.synced > 0 {
+				s.(sarama.OnAssignmentBalanceStrategy).OnAssignment(&sarama.ConsumerGroupMemberAssignment{}, tc.synced)
+			}
+			plan, err := s.Plan(members, topics)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(plan["x"]["t"]) > 0; got != tc.xGets {
+				t.Fatalf("x gets a partition h holds: %v, want %v (plan %v)", got, tc.xGets, plan)
+			}
+		})
+	}
+}

@@ -82,6 +82,18 @@
 // member acting on the fast re-join mark) the withheld partitions wait for
 // the next rebalance. Stats.ClaimsUnknown counts such members.
 //
+// # Impossible generations
+//
+// A claim at or above the generation being balanced into cannot be true,
+// and the franz-go adapter drops it. sarama does not tell Plan that
+// generation, so the strategy bounds it from the newest generation its own
+// member synced (OnAssignment): a claim more than 16 generations past it is
+// dropped (the member loses its claims, generation and user data, with a
+// warning), so that a member cannot outrank true owners with an impossible
+// generation. Before its member's first sync (a new process that leads at
+// once) the strategy has no bound, and such a claim wins, as it does under
+// sarama's own leader.
+//
 // After Plan, sarama asks [Strategy.AssignmentData] for each member of the
 // plan and sends an empty assignment to any member the plan leaves out (Plan
 // leaves none out). On each member, after SyncGroup, it calls OnAssignment

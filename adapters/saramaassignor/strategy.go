@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/IBM/sarama"
 
@@ -183,9 +182,6 @@ type strategy struct {
 	// assignmentData is the last plan's assignment user data by member ID
 	// (members without any are absent).
 	assignmentData map[string][]byte
-	// planned is the generation of the last plan, from AssignmentData
-	// (sarama's Plan is not told it); 0 before the first.
-	planned atomic.Int32
 }
 
 func (s *strategy) Assignor() assignor.Assignor { return s.a }
@@ -202,10 +198,11 @@ func (s *strategy) SupportedProtocols() []sarama.RebalanceProtocol { return slic
 // AssignmentData returns the assignment user data the last Plan computed for
 // memberID, or nil. sarama calls it on the leader right after Plan, once per
 // member of the plan; topics are not needed because the assignor computed
-// the bytes in Plan, and generationID is kept as the plan's generation (see
-// OnAssignment). The result is a copy.
+// the bytes in Plan, and generationID tells the leader side which
+// generation the plan was for (sarama's Plan is not told). The result is a
+// copy.
 func (s *strategy) AssignmentData(memberID string, topics map[string][]int32, generationID int32) ([]byte, error) {
-	s.planned.Store(generationID)
+	s.leader.Balanced(generationID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.assignmentData[memberID]), nil
@@ -248,17 +245,16 @@ func (s *strategy) wrap(op string, err error) error {
 	return fmt.Errorf("saramaassignor: %s: %q: %w", op, s.a.Name(), err)
 }
 
-// OnAssignment tells the leader side that its last plan was delivered when
-// the assignment is of the generation that plan was made for (the member
-// led it): the next Plan may then read from it the claims of members whose
-// subscriptions it cannot read (see the package doc, # Unreadable
-// metadata). sarama calls it on every member right after a successful
-// SyncGroup with a non-empty assignment; this module's leaders send every
-// member one.
+// OnAssignment tells the leader side that this member synced generationID
+// ([rebalance.Leader.Delivered]): when the member led that generation, its
+// plan was delivered, and the next Plan may read from it the claims of
+// members whose subscriptions it cannot read (see the package doc,
+// # Unreadable metadata); and a Plan, which sarama does not tell its
+// generation, drops claims more than 16 generations past it as impossible.
+// sarama calls it on every member right after a successful SyncGroup with a
+// non-empty assignment; this module's leaders send every member one.
 func (s *strategy) OnAssignment(_ *sarama.ConsumerGroupMemberAssignment, generationID int32) {
-	if gen := s.planned.Load(); gen > 0 && gen == generationID {
-		s.leader.Delivered(generationID)
-	}
+	s.leader.Delivered(generationID)
 }
 
 // observerStrategy adds OnAssignment for an assignor that observes its
