@@ -144,6 +144,12 @@ func (m *memory) withheldFrom(id string) []assignor.TopicPartitions {
 	if !m.marked {
 		return nil
 	}
+	return m.withheldAll(id)
+}
+
+// withheldAll returns what the round withheld from member id out of the
+// member's own claims.
+func (m *memory) withheldAll(id string) []assignor.TopicPartitions {
 	var out []assignor.TopicPartitions
 	for _, w := range m.withheld {
 		if w.member != id || w.carried {
@@ -202,8 +208,12 @@ func (r *Round) recall(gen int32, stats *Stats) (ok bool) {
 	last := r.l.lastRound()
 	witnesses, ok := r.follows(last, gen)
 	for _, i := range witnesses {
+		// A witness claims what the plan gave it, or, if its SyncGroup
+		// failed (kgo then reports the generation it joined with its old
+		// partitions), also what the plan withheld from it.
 		mem := &r.members[i]
-		if ok && !within(mem.allClaims(), last.assigned(mem.m.ID)) {
+		given := assignor.MergeTopicPartitions(last.assigned(mem.m.ID), last.withheldAll(mem.m.ID))
+		if ok && !within(mem.allClaims(), given) {
 			r.l.log.Warn("member claims partitions the leader's last plan did not give it; that plan is not vouched for", "member", mem.m.ID, "generation", mem.m.Generation)
 			ok = false
 		}
