@@ -108,7 +108,10 @@
 // a member empty), and then partitions move, fewest first, until the
 // newcomer has its share and the loads are within the band of the best;
 // the plan from scratch replaces that settled plan only if its heaviest
-// load is more than the margin better.
+// load is more than the margin better. When at least half the partitions,
+// and more than eight per member, have no owner (the follow-up round of a
+// switch from another assignor's plan), what the owners kept never moves
+// unless counts force it.
 //
 // # Two rounds
 //

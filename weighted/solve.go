@@ -201,14 +201,15 @@ const (
 // plan, so that more than chase of them go back and another check would
 // not do better.
 func (s *solver) run() []int32 {
-	holder := s.runOnce()
+	answer := s.runOnce()
 	if s.claimed == nil {
-		return holder
+		return answer.holder
 	}
 	first := s.owner
 	defer func() { s.owner = first }()
 	var fallback []int32
 	for range followUps {
+		holder := answer.holder
 		s.owner = first
 		next, withheld := s.followUpOwners(holder, first)
 		if withheld == 0 {
@@ -222,8 +223,13 @@ func (s *solver) run() []int32 {
 			return holder
 		}
 		s.owner = nonEmpty(next)
-		again := s.runOnce()
-		keeps, returns := followUpMoves(again, next, holder, first)
+		again := answer
+		if s.owner != nil {
+			again = s.solveFrom(s.keepFrom(answer, next))
+		} else {
+			again, _ = s.fresh()
+		}
+		keeps, returns := followUpMoves(again.holder, next, holder, first)
 		if keeps && returns == 0 {
 			return holder
 		}
@@ -233,12 +239,12 @@ func (s *solver) run() []int32 {
 		if keeps && returns > chase {
 			break
 		}
-		holder = again
+		answer = again
 	}
 	if fallback != nil {
 		return fallback
 	}
-	return holder
+	return answer.holder
 }
 
 // mostlyFree reports whether the partitions pool leaves to place are at
@@ -321,13 +327,18 @@ func nonEmpty(owner []int32) []int32 {
 //     A settle stops when its pace shows it cannot reach its target within
 //     its budget, and the second one does not start when the first one's
 //     pace, from the same plan, could not clear its excess.
-func (s *solver) runOnce() []int32 {
+func (s *solver) runOnce() *plan {
 	if s.owner == nil {
 		fresh, _ := s.fresh()
-		return fresh.holder
+		return fresh
 	}
+	return s.solveFrom(s.keep())
+}
+
+// solveFrom is runOnce from the owners' plan keep (see solver.keep for
+// pool, complete and empty); keep is the caller's, and may be the answer.
+func (s *solver) solveFrom(keep *plan, pool batch, complete bool, empty []int32) *plan {
 	low := s.floor
-	keep, pool, complete, empty := s.keep()
 	joined := false
 	if !complete {
 		s.place(keep, pool, s.tolerance(low.max))
@@ -335,7 +346,7 @@ func (s *solver) runOnce() []int32 {
 		s.repairCounts(keep, low.goal)
 	}
 	if !joined && keep.maxLoad() <= s.withMargin(low.max) {
-		return keep.holder
+		return keep
 	}
 	var fresh *plan
 	var best score
@@ -354,13 +365,13 @@ func (s *solver) runOnce() []int32 {
 			}
 		}
 		if keep.maxLoad() <= s.withMargin(best.max) || s.mostlyFree(pool) {
-			return keep.holder
+			return keep
 		}
 	} else {
 		sr := s.newSearch(keep, s.budget())
 		sr.log = true
 		if sr.settleBoth(low.max+s.tolerance(low.max), s.squaresCap(low.squares), low.goal) {
-			return keep.holder
+			return keep
 		}
 		sr.undo()
 		prior = sr.behind
@@ -370,14 +381,14 @@ func (s *solver) runOnce() []int32 {
 	sr.prior = prior
 	sr.settleBoth(best.max+s.tolerance(best.max), s.squaresCap(best.squares), fresh.load)
 	if s.compare(s.score(keep), s.score(fresh), s.tolerance(best.max)) <= 0 {
-		return keep.holder
+		return keep
 	}
 	if joined && keep.maxLoad() <= s.withMargin(best.max) {
 		// The joiner has its share and the settled plan is within the
 		// margin of the best: hysteresis, as for unchanged members.
-		return keep.holder
+		return keep
 	}
-	return fresh.holder
+	return fresh
 }
 
 // fresh returns the plan found from scratch (owners ignored) and the score
@@ -526,6 +537,37 @@ func (s *solver) keep() (pl *plan, pool batch, complete bool, empty []int32) {
 		}
 	}
 	return pl, pool, complete && !shed, empty
+}
+
+// keepFrom returns what keep returns for the owners next, each partition
+// with next[p] >= 0 held by next[p] in prev (a plan within the count
+// limits, as every plan the solver answers): prev less the partitions next
+// leaves unowned, built from a copy of prev rather than from scratch.
+func (s *solver) keepFrom(prev *plan, next []int32) (pl *plan, pool batch, complete bool, empty []int32) {
+	pl = prev.clone()
+	unowned := 0
+	for _, p := range s.all.parts {
+		if next[p] < 0 {
+			pl.remove(p)
+			unowned++
+		}
+	}
+	pool = s.newBatch(unowned)
+	for i, p := range s.all.parts {
+		if next[p] < 0 {
+			pool.push(s, p, s.all.weights[i])
+		}
+	}
+	complete = unowned == 0
+	for m := range int32(s.members) {
+		if pl.count[m] < s.minCount[m] {
+			complete = false
+			if pl.count[m] == 0 {
+				empty = append(empty, m)
+			}
+		}
+	}
+	return pl, pool, complete, empty
 }
 
 // score is what the objective compares, in order.
