@@ -54,9 +54,14 @@ import org.apache.kafka.timeline.TimelineHashMap;
  * to topic IDs lazily, inside assign), the {@code GroupSpecImpl} over those and the inverted map, and
  * the {@code SubscribedTopicDescriberImpl} over the image. The subscription type is the one the
  * coordinator derives: homogeneous when every member subscribes to the same topics.
+ *
+ * <p>With {@code hashMaps} set, the inverted target assignment is handed over in
+ * {@code java.util.HashMap}s instead, as Kafka's own ServerSideAssignorBenchmark (jmh-benchmarks)
+ * builds it: the same lookups without the timeline maps' snapshot bookkeeping.
  */
 final class BrokerAssignor implements Contender {
     private final ConsumerGroupPartitionAssignor assignor;
+    private final boolean hashMaps;
 
     private GroupInput group;
     private CoordinatorMetadataImage image;
@@ -66,13 +71,15 @@ final class BrokerAssignor implements Contender {
     private List<Set<String>> subscribedTopicNames;
     private TimelineHashMap<String, Assignment> targetAssignment;
     private TimelineHashMap<Uuid, TimelineHashMap<Integer, String>> invertedTargetAssignment;
+    private Map<Uuid, Map<Integer, String>> handedOverOwners;
     private SubscriptionType subscriptionType;
 
     private GroupSpec spec;
     private SubscribedTopicDescriber describer;
 
-    BrokerAssignor(ConsumerGroupPartitionAssignor assignor) {
+    BrokerAssignor(ConsumerGroupPartitionAssignor assignor, boolean hashMaps) {
         this.assignor = assignor;
+        this.hashMaps = hashMaps;
     }
 
     @Override
@@ -139,6 +146,15 @@ final class BrokerAssignor implements Contender {
             }
             targetAssignment.put(g.memberIds[m], new Assignment(partitions));
         }
+        if (hashMaps) {
+            Map<Uuid, Map<Integer, String>> plain = new HashMap<>();
+            for (Map.Entry<Uuid, TimelineHashMap<Integer, String>> e : invertedTargetAssignment.entrySet()) {
+                plain.put(e.getKey(), new HashMap<>(e.getValue()));
+            }
+            handedOverOwners = plain;
+        } else {
+            handedOverOwners = Collections.unmodifiableMap(invertedTargetAssignment);
+        }
     }
 
     @Override
@@ -156,7 +172,7 @@ final class BrokerAssignor implements Contender {
         spec = new GroupSpecImpl(
             Collections.unmodifiableMap(members),
             subscriptionType,
-            Collections.unmodifiableMap(invertedTargetAssignment));
+            handedOverOwners);
         describer = new SubscribedTopicDescriberImpl(image);
     }
 

@@ -22,6 +22,8 @@ import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
  * <pre>
  * java -cp CLASSPATH io.kgroup.assignor.kafkabench.Main ASSIGNOR WARMUP TIMED CAP_MS
  *   ASSIGNOR  uniform | range (the broker's, kafka-group-coordinator)
+ *             | uniform-hashmaps (uniform, the owners handed over in HashMaps as Kafka's
+ *               jmh ServerSideAssignorBenchmark does, not the coordinator's TimelineHashMaps)
  *             | cooperative-sticky (the Java client's, kafka-clients)
  *   WARMUP    MIN,MAX,MS: untimed warm-up runs: at least MIN, then until MS milliseconds of
  *             assign() are spent, at most MAX
@@ -186,13 +188,15 @@ public final class Main {
     private static Contender contender(String name) {
         switch (name) {
             case "uniform":
-                return new BrokerAssignor(new UniformAssignor());
+                return new BrokerAssignor(new UniformAssignor(), false);
+            case "uniform-hashmaps":
+                return new BrokerAssignor(new UniformAssignor(), true);
             case "range":
-                return new BrokerAssignor(new RangeAssignor());
+                return new BrokerAssignor(new RangeAssignor(), false);
             case "cooperative-sticky":
                 return new ClientCooperativeSticky();
             default:
-                usage("unknown assignor \"" + name + "\" (want uniform, range or cooperative-sticky)");
+                usage("unknown assignor \"" + name + "\" (want uniform, uniform-hashmaps, range or cooperative-sticky)");
                 return null;
         }
     }
@@ -211,7 +215,7 @@ public final class Main {
 
     private static void usage(String why) {
         System.err.println("kafkabench: " + why);
-        System.err.println("usage: Main uniform|range|cooperative-sticky WARMUP_MIN,MAX,MS TIMED_MIN,MAX,MS CAP_MS < groups");
+        System.err.println("usage: Main uniform|uniform-hashmaps|range|cooperative-sticky WARMUP_MIN,MAX,MS TIMED_MIN,MAX,MS CAP_MS < groups");
         System.exit(2);
     }
 }
