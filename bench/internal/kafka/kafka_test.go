@@ -275,4 +275,3 @@ func run2(t *testing.T, h *kafka.Harness, g assignor.Group, opt kafka.Options) k
 	}
 	return res[0]
 }
-
