@@ -123,7 +123,10 @@ func runJob(j job, w *watchdog) {
 	default:
 		r, err = runCell(j, w)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, contender.ErrOverCap):
+		r = result{Capped: true, Phase: "timed"}
+	case err != nil:
 		r = result{Err: err.Error()}
 	}
 	w.write(r)
@@ -235,6 +238,9 @@ const (
 // last one, for its result. warmUp asks for a warm-up Lead first (a cell
 // with a history round has had one).
 func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topic, joins []contender.MemberJoin, generation int32, warmUp bool) (contender.Runner, result, error) {
+	if st, ok := c.New().(contender.SelfTimed); ok {
+		return timeSelf(w, j, st, topics, joins, generation)
+	}
 	var r contender.Runner
 	var runs []result
 	var spent time.Duration
@@ -286,6 +292,30 @@ func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topi
 		med.Phases = append(med.Phases, parts...)
 	}
 	return r, med, nil
+}
+
+// timeSelf runs a contender that times itself (in a JVM): its own warm-up
+// and timed runs, each within the cap, the whole within twice the cap and a
+// minute for the JVM's start; it reports the median run, as timeLeads does.
+func timeSelf(w *watchdog, j job, r contender.SelfTimed, topics []assignor.Topic, joins []contender.MemberJoin, generation int32) (contender.Runner, result, error) {
+	if err := r.Prepare(topics, joins, generation); err != nil {
+		return nil, result{}, err
+	}
+	var runs []contender.TimedRun
+	err := w.within(2*j.Cap+time.Minute, "timed", func() error {
+		var err error
+		runs, err = r.Measure(j.Cap)
+		return err
+	})
+	if err != nil {
+		return nil, result{}, err
+	}
+	if len(runs) == 0 {
+		return nil, result{}, fmt.Errorf("bench: %s: no timed run", j.Contender)
+	}
+	slices.SortFunc(runs, func(a, b contender.TimedRun) int { return cmp.Compare(a.Nanos, b.Nanos) })
+	med := runs[len(runs)/2]
+	return r, result{Nanos: med.Nanos, AllocBytes: med.AllocBytes, GCs: med.GCs}, nil
 }
 
 // runScript runs a script through a cooperative contender round by round,
