@@ -77,6 +77,10 @@ type Contender struct {
 	// why when it fails. Setup must leave in the environment whatever the
 	// child processes need. Safe to call more than once.
 	Setup func(log io.Writer) error `json:"-"`
+	// About, if set, returns a line for the results' setting (the runtime
+	// and its settings) after a successful Setup; contenders that share a
+	// runtime return the same line, printed once.
+	About func() string `json:"-"`
 }
 
 // SelfTimed is a Runner whose timed section runs outside this process (in

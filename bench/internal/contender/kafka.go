@@ -19,16 +19,16 @@ const jvmTimed = "; in a JVM of its own (Java 17+, G1, heap fixed and touched be
 func init() {
 	brokerKept := "kept between rebalances as Kafka's group coordinator keeps them (built once): the KRaft metadata image, each member's target assignment (its owned partitions) and the inverted target assignment, topic ID → partition → member"
 	brokerBuilt := "built untimed before each run as TargetAssignmentBuilder builds them for every rebalance: one MemberSubscriptionAndAssignmentImpl per member (topics as TopicIds over a fresh CachedTopicResolver, resolved inside assign), GroupSpecImpl (subscription type homogeneous when every member subscribes to the same topics, else heterogeneous), SubscribedTopicDescriberImpl over the image"
-	Register(Contender{Key: "kafka-uniform", Name: "Kafka uniform (broker, KIP-848)", Family: "kafka", Core: true, Setup: setUpKafka, Order: 45,
+	Register(Contender{Key: "kafka-uniform", Name: "Kafka uniform (broker, KIP-848)", Family: "kafka", Core: true, Setup: setUpKafka, About: aboutKafka, Order: 45,
 		Timed: "Kafka 4.4.0's UniformAssignor.assign(GroupSpec, SubscribedTopicDescriber) alone; " + brokerKept + " (in the coordinator's TimelineHashMaps); " + brokerBuilt + jvmTimed,
 		New:   func() Runner { return &kafkaRunner{assignor: kafka.Uniform} }})
-	Register(Contender{Key: "kafka-uniform-hashmaps", Name: "Kafka uniform, owners in HashMaps (as Kafka's jmh)", Family: "kafka", Core: true, Setup: setUpKafka, Order: 46,
+	Register(Contender{Key: "kafka-uniform-hashmaps", Name: "Kafka uniform, owners in HashMaps (as Kafka's jmh)", Family: "kafka", Core: true, Setup: setUpKafka, About: aboutKafka, Order: 46,
 		Timed: "as kafka-uniform, with the inverted target assignment handed over in java.util.HashMaps, as Kafka's jmh ServerSideAssignorBenchmark builds it, instead of the coordinator's TimelineHashMaps" + jvmTimed,
 		New:   func() Runner { return &kafkaRunner{assignor: kafka.UniformHashMaps} }})
-	Register(Contender{Key: "kafka-range", Name: "Kafka range (broker, KIP-848)", Family: "kafka", Core: true, Setup: setUpKafka, Order: 47,
+	Register(Contender{Key: "kafka-range", Name: "Kafka range (broker, KIP-848)", Family: "kafka", Core: true, Setup: setUpKafka, About: aboutKafka, Order: 47,
 		Timed: "Kafka 4.4.0's RangeAssignor.assign(GroupSpec, SubscribedTopicDescriber) alone; " + brokerKept + " (TimelineHashMaps); " + brokerBuilt + jvmTimed,
 		New:   func() Runner { return &kafkaRunner{assignor: kafka.Range} }})
-	Register(Contender{Key: "java-coop-sticky", Name: "Java client CooperativeStickyAssignor", Family: "kafka", Core: true, Cooperative: true, Setup: setUpKafka, Order: 48,
+	Register(Contender{Key: "java-coop-sticky", Name: "Java client CooperativeStickyAssignor", Family: "kafka", Core: true, Cooperative: true, Setup: setUpKafka, About: aboutKafka, Order: 48,
 		Timed: "kafka-clients 4.4.0's CooperativeStickyAssignor.assign(Cluster, GroupSubscription) alone, the call the classic leader makes after decoding the members' JoinGroup metadata (the leader's assignor instance and a Cluster of every partition kept between rebalances); built untimed before each run: every member's Subscription (topics, owned partitions, generation, the user data the member's own CooperativeStickyAssignor writes)" + jvmTimed,
 		New:   func() Runner { return &kafkaRunner{assignor: kafka.CooperativeSticky} }})
 }
@@ -51,6 +51,17 @@ func setUpKafka(log io.Writer) error {
 		kafkaSetup.harness, kafkaSetup.err = h, err
 	})
 	return kafkaSetup.err
+}
+
+// aboutKafka states the Kafka contenders' runtime and its settings.
+func aboutKafka() string {
+	v := "Java"
+	if h := kafkaSetup.harness; h != nil && h.Version != "" {
+		v = h.Version
+	}
+	o := kafka.DefaultOptions()
+	return fmt.Sprintf("Kafka contenders: Apache Kafka 4.4.0 (kafka-group-coordinator, kafka-clients) on %s, a JVM per run: G1, heap fixed and touched before use (-Xms = -Xmx = 1 GiB + 5 MiB per 1,000 partitions, -XX:+AlwaysPreTouch); at least %d warm-up runs, more up to %s; %d to %d timed runs within %s, each after System.gc(); the median timed run is reported",
+		v, o.Warmup.MinRuns, o.Warmup.Spend, o.Timed.MinRuns, o.Timed.MaxRuns, o.Timed.Spend)
 }
 
 // kafkaHarness returns the harness a parent handed over, or builds it (a

@@ -40,6 +40,9 @@ type Harness struct {
 	Java string
 	// Classpath is the harness jar and its runtime dependencies.
 	Classpath string
+	// Version describes the Java runtime ("OpenJDK 64-Bit Server VM
+	// 17.0.15+6-Debian-1deb12u1"); set by [Build], empty from [FromEnv].
+	Version string
 }
 
 // Env returns the NAME=VALUE entry that hands h to a child process (see
@@ -67,7 +70,8 @@ func Build(ctx context.Context, log io.Writer) (*Harness, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: java not found on PATH (the harness needs Java 17 or newer)", ErrUnavailable)
 	}
-	if v, err := javaVersion(ctx, java); err != nil {
+	v, version, err := javaVersion(ctx, java)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	} else if v < 17 {
 		return nil, fmt.Errorf("%w: %s is Java %d; Kafka 4.4 needs Java 17 or newer", ErrUnavailable, java, v)
@@ -99,25 +103,29 @@ func Build(ctx context.Context, log io.Writer) (*Harness, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kafka: reading the harness classpath: %w", err)
 	}
-	return &Harness{Java: java, Classpath: jar + string(os.PathListSeparator) + strings.TrimSpace(string(deps))}, nil
+	return &Harness{Java: java, Classpath: jar + string(os.PathListSeparator) + strings.TrimSpace(string(deps)), Version: version}, nil
 }
 
-// javaVersion returns the major version of the java binary.
-func javaVersion(ctx context.Context, java string) (int, error) {
+// javaVersion returns the major version of the java binary and a line
+// naming its VM and runtime version.
+func javaVersion(ctx context.Context, java string) (int, string, error) {
 	out, err := exec.CommandContext(ctx, java, "-XshowSettings:properties", "-version").CombinedOutput()
 	if err != nil {
-		return 0, fmt.Errorf("%s -version: %v", java, err)
+		return 0, "", fmt.Errorf("%s -version: %v", java, err)
 	}
+	props := map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "java.specification.version = "); ok {
-			major, _, _ := strings.Cut(strings.TrimPrefix(v, "1."), ".")
-			if n, err := strconv.Atoi(major); err == nil {
-				return n, nil
-			}
+		if k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), " = "); ok {
+			props[k] = v
 		}
 	}
-	return 0, fmt.Errorf("%s: no java.specification.version in its settings", java)
+	major, _, _ := strings.Cut(strings.TrimPrefix(props["java.specification.version"], "1."), ".")
+	n, err := strconv.Atoi(major)
+	if err != nil {
+		return 0, "", fmt.Errorf("%s: no java.specification.version in its settings", java)
+	}
+	return n, strings.TrimSpace(props["java.vm.name"] + " " + props["java.runtime.version"]), nil
 }
 
 // sourceDir returns the directory of the harness's pom.xml: SourceEnv, or
