@@ -20,7 +20,7 @@ if ! command -v java >/dev/null || ! command -v mvn >/dev/null; then
 fi
 
 start=$SECONDS
-ASSIGNOR_KAFKA=1 go test -count=1 -timeout 150s -run '^(TestPlans|TestDeterministic|TestCapAndHeap)$' ./bench/internal/kafka/
+ASSIGNOR_KAFKA=1 go test -count=1 -timeout 150s -run '^(TestPlans|TestDeterministic|TestCapAndHeap|TestBudgets)$' ./bench/internal/kafka/
 echo "kafka: harness built and plans checked in $((SECONDS - start))s"
 
 contenders=kafka-uniform,kafka-uniform-hashmaps,kafka-range,java-coop-sticky

@@ -1,6 +1,9 @@
 package runner
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -55,5 +58,23 @@ func TestKafkaSection(t *testing.T) {
 	}
 	if kafkaSection(&results{Cells: cells[2:]}) != "" {
 		t.Error("a run without Kafka's rows has a Kafka section")
+	}
+}
+
+// A run of core rows and floors alone (as the comparison with Kafka's
+// assignors is) writes its outputs: no moves plot, no panic.
+func TestOutputsWithCoreRowsOnly(t *testing.T) {
+	coop, _ := contender.Lookup(keyCoopCore)
+	touch, _ := contender.Lookup(keyTouch)
+	cfg := config{shapes: tiny[:1], scenarios: []workload.Scenario{workload.Join}, contenders: []contender.Contender{coop, touch},
+		reps: 1, cap: 10 * time.Second, seed: 1}
+	res := run(cfg, inProcess, &bytes.Buffer{})
+	dir := t.TempDir()
+	res.Cfg.out = dir
+	if err := writeOutputs(dir, res); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "plots", "moves.png")); err == nil {
+		t.Error("a moves plot without a contender to show")
 	}
 }

@@ -275,3 +275,39 @@ func run2(t *testing.T, h *kafka.Harness, g assignor.Group, opt kafka.Options) k
 	}
 	return res[0]
 }
+
+// The budgets count runs as documented: at least MinRuns; more up to
+// MaxRuns within Spend; more up to QuickRuns within QuickSpend.
+func TestBudgets(t *testing.T) {
+	h := harness(t)
+	c, err := workload.Build(workload.Shape{Topics: 2, Partitions: 4, Members: 3}, workload.Fresh, workload.DefaultSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := c.Group(assignor.Plan{})
+	tests := []struct {
+		name   string
+		budget kafka.Budget
+		want   int
+	}{
+		{"MinRuns alone", kafka.Budget{MinRuns: 2}, 2},
+		{"up to MaxRuns within Spend", kafka.Budget{MinRuns: 1, MaxRuns: 3, Spend: time.Minute}, 3},
+		{"up to QuickRuns within QuickSpend", kafka.Budget{MinRuns: 1, MaxRuns: 2, Spend: time.Minute, QuickRuns: 6, QuickSpend: time.Minute}, 6},
+		{"nothing more once Spend is spent", kafka.Budget{MinRuns: 1, MaxRuns: 9, Spend: time.Nanosecond}, 1},
+	}
+	var groups []assignor.Group
+	for range tests {
+		groups = append(groups, g)
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := h.Run(t.Context(), kafka.Range, groups[i:i+1], kafka.Options{Warmup: kafka.Budget{MinRuns: 2}, Timed: tt.budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res[0].Times) != tt.want || res[0].WarmupRuns != 2 {
+				t.Errorf("%d timed runs, %d warm-up runs; want %d and 2", len(res[0].Times), res[0].WarmupRuns, tt.want)
+			}
+		})
+	}
+}

@@ -46,11 +46,14 @@ func Assignors() []Assignor { return []Assignor{Uniform, UniformHashMaps, Range,
 func (a Assignor) Cooperative() bool { return a == CooperativeSticky }
 
 // Budget bounds a series of runs: at least MinRuns, then more while their
-// assign() time totals less than Spend, at most MaxRuns.
+// assign() time totals less than Spend, up to MaxRuns, and more again while
+// it totals less than QuickSpend, up to QuickRuns (quick runs are noisy).
 type Budget struct {
-	MinRuns int
-	MaxRuns int
-	Spend   time.Duration
+	MinRuns    int
+	MaxRuns    int
+	Spend      time.Duration
+	QuickRuns  int
+	QuickSpend time.Duration
 }
 
 // Options are one Run's settings.
@@ -68,13 +71,13 @@ type Options struct {
 }
 
 // DefaultOptions are the bench's settings: at least 3 warm-up runs, then
-// up to 1,000 while under 2 s; at least 5 timed runs, then up to 15 while
-// under 300 ms (the bench's Go contenders time up to 5 to 15 Leads within
-// 300 ms).
+// up to 1,000 while under 2 s; then the timed runs as the bench times its
+// Go contenders: one, then up to 5 while under 300 ms, up to 15 while under
+// 30 ms.
 func DefaultOptions() Options {
 	return Options{
 		Warmup: Budget{MinRuns: 3, MaxRuns: 1000, Spend: 2 * time.Second},
-		Timed:  Budget{MinRuns: 5, MaxRuns: 15, Spend: 300 * time.Millisecond},
+		Timed:  Budget{MinRuns: 1, MaxRuns: 5, Spend: 300 * time.Millisecond, QuickRuns: 15, QuickSpend: 30 * time.Millisecond},
 	}
 }
 
@@ -161,7 +164,8 @@ func (h *Harness) Run(ctx context.Context, a Assignor, groups []assignor.Group, 
 		capMS = 1 << 40
 	}
 	budget := func(b Budget) string {
-		return fmt.Sprintf("%d,%d,%d", b.MinRuns, max(b.MaxRuns, b.MinRuns), b.Spend.Milliseconds())
+		return fmt.Sprintf("%d,%d,%d,%d,%d", b.MinRuns, max(b.MaxRuns, b.MinRuns), b.Spend.Microseconds(),
+			max(b.QuickRuns, b.MinRuns), b.QuickSpend.Microseconds())
 	}
 	cmd := exec.CommandContext(ctx, h.Java,
 		fmt.Sprintf("-Xms%dm", heap), fmt.Sprintf("-Xmx%dm", heap), "-XX:+AlwaysPreTouch", "-XX:+UseG1GC",

@@ -25,9 +25,10 @@ import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
  *             | uniform-hashmaps (uniform, the owners handed over in HashMaps as Kafka's
  *               jmh ServerSideAssignorBenchmark does, not the coordinator's TimelineHashMaps)
  *             | cooperative-sticky (the Java client's, kafka-clients)
- *   WARMUP    MIN,MAX,MS: untimed warm-up runs: at least MIN, then until MS milliseconds of
- *             assign() are spent, at most MAX
- *   TIMED     MIN,MAX,MS: timed runs, likewise; each after System.gc()
+ *   WARMUP    MIN,MAX,US,QMAX,QUS: untimed warm-up runs: at least MIN, then more while their
+ *             assign() time totals under US microseconds, up to MAX, and more again while it
+ *             totals under QUS, up to QMAX
+ *   TIMED     the same for the timed runs; each after System.gc()
  *   CAP_MS    a run longer than this ends the group's runs ("capped 1")
  * </pre>
  *
@@ -61,8 +62,8 @@ public final class Main {
             usage("want 4 arguments, got " + args.length);
         }
         Contender c = contender(args[0]);
-        int[] warmup = budget(args[1]);
-        int[] timed = budget(args[2]);
+        long[] warmup = budget(args[1]);
+        long[] timed = budget(args[2]);
         long capNanos = Long.parseLong(args[3]) * 1_000_000L;
         if (timed[0] < 1) {
             usage("at least one timed run");
@@ -93,7 +94,7 @@ public final class Main {
         out.flush();
     }
 
-    private static void run(Contender c, GroupInput g, int[] warmup, int[] timed, long capNanos, Writer out) throws IOException {
+    private static void run(Contender c, GroupInput g, long[] warmup, long[] timed, long capNanos, Writer out) throws IOException {
         c.load(g);
         boolean capped = false;
         int warmRuns = 0;
@@ -156,9 +157,11 @@ public final class Main {
         out.write("end\n");
     }
 
-    /** Whether another run is due: fewer than MIN, or under MS and fewer than MAX. */
-    private static boolean more(int runs, long nanos, int[] budget) {
-        return runs < budget[0] || (runs < budget[1] && nanos < budget[2] * 1_000_000L);
+    /** Whether another run is due (see the budgets in the class comment). */
+    private static boolean more(int runs, long nanos, long[] budget) {
+        return runs < budget[0]
+            || (runs < budget[1] && nanos < budget[2] * 1_000L)
+            || (runs < budget[3] && nanos < budget[4] * 1_000L);
     }
 
     private static void list(StringBuilder b, String name, List<Long> values) {
@@ -201,21 +204,21 @@ public final class Main {
         }
     }
 
-    private static int[] budget(String s) {
+    private static long[] budget(String s) {
         String[] f = s.split(",");
-        if (f.length != 3) {
-            usage("budget \"" + s + "\": want MIN,MAX,MS");
+        if (f.length != 5) {
+            usage("budget \"" + s + "\": want MIN,MAX,US,QMAX,QUS");
         }
-        int[] b = new int[3];
-        for (int i = 0; i < 3; i++) {
-            b[i] = Integer.parseInt(f[i]);
+        long[] b = new long[5];
+        for (int i = 0; i < 5; i++) {
+            b[i] = Long.parseLong(f[i]);
         }
         return b;
     }
 
     private static void usage(String why) {
         System.err.println("kafkabench: " + why);
-        System.err.println("usage: Main uniform|uniform-hashmaps|range|cooperative-sticky WARMUP_MIN,MAX,MS TIMED_MIN,MAX,MS CAP_MS < groups");
+        System.err.println("usage: Main uniform|uniform-hashmaps|range|cooperative-sticky WARMUP_BUDGET TIMED_BUDGET CAP_MS < groups");
         System.exit(2);
     }
 }
