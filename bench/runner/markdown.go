@@ -279,6 +279,9 @@ func slope(xs, ys []float64) float64 {
 }
 
 func flagsOf(cfg config) string {
+	if len(cfg.args) > 0 {
+		return " " + strings.Join(cfg.args, " ")
+	}
 	var f []string
 	if cfg.full {
 		f = append(f, "-full")

@@ -34,6 +34,7 @@ type config struct {
 	full       bool
 	group      bool
 	growth     bool
+	args       []string // the command line, as given (results.md quotes it)
 }
 
 // Main runs the bench on the command line (os.Args) and exits: the
@@ -82,6 +83,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
+	cfg.args = args
 	return runAll(cfg, stdout, stderr)
 }
 

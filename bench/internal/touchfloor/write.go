@@ -21,70 +21,64 @@ func (f *Floor) write(g assignor.Group, order, members []int32) assignor.Plan {
 		return plan
 	}
 	// Count each member's partitions and topic runs (entries).
-	parts := make([]int32, n+1)   // parts[r+1]: member r's partitions, then prefix sums
-	entries := make([]int32, n+1) // likewise for entries
-	last := make([]int32, n)      // 1 + the last topic (by name) member r got
+	from := make([]int32, n+1) // from[r+1]: member r's partitions, then prefix sums
+	last := make([]int32, n)   // 1 + the last topic (by name) member r got
+	runs := 0
 	at := 0
 	for k, t := range order {
 		for range g.Topics[t].Partitions {
 			if o := f.owner[at]; o >= 0 {
 				r := rank[o]
-				parts[r+1]++
+				from[r+1]++
 				if last[r] != int32(k)+1 {
 					last[r] = int32(k) + 1
-					entries[r+1]++
+					runs++
 				}
 			}
 			at++
 		}
 	}
 	for r := range n {
-		parts[r+1] += parts[r]
-		entries[r+1] += entries[r]
+		from[r+1] += from[r]
 	}
-	// One pass in flat order writes every partition ID and opens every
-	// entry; start[e] is where entry e's partitions begin.
-	ids := make([]int32, parts[n])
-	tps := make([]assignor.TopicPartitions, entries[n])
-	start := make([]int32, entries[n]+1)
-	nextPart, nextEntry := parts[:n], entries[:n] // reused as cursors: each ends at the next member's start
-	clear(last)
-	at = 0
+	// Scatter the flat positions by member (a counting sort: 4 bytes a
+	// partition), so that each member's entries are then written in one
+	// sequential pass, the entries array filled front to back.
+	ids := make([]int32, from[n])
+	next := last // reused: where member r's next partition goes
+	copy(next, from[:n])
+	for at, o := range f.owner {
+		if o >= 0 {
+			r := rank[o]
+			ids[next[r]] = int32(at)
+			next[r]++
+		}
+	}
+	// begin[k]: the flat position of the k-th topic by name.
+	begin := make([]int32, len(order)+1)
 	for k, t := range order {
-		topic := &g.Topics[t]
-		for _, p := range topic.Partitions {
-			if o := f.owner[at]; o >= 0 {
-				r := rank[o]
-				if last[r] != int32(k)+1 {
-					last[r] = int32(k) + 1
-					e := nextEntry[r]
-					tps[e].Topic = topic.Name
-					start[e] = nextPart[r]
-					nextEntry[r]++
+		begin[k+1] = begin[k] + int32(len(g.Topics[t].Partitions))
+	}
+	tps := make([]assignor.TopicPartitions, 0, runs)
+	for r := range n {
+		seg := ids[from[r]:from[r+1]]
+		first := len(tps)
+		k, open := -1, 0 // the current topic (by name); where its run began in seg
+		for i, flat := range seg {
+			if k < 0 || flat >= begin[k+1] {
+				if k >= 0 {
+					tps[len(tps)-1].Partitions = seg[open:i:i]
 				}
-				ids[nextPart[r]] = p
-				nextPart[r]++
+				for k++; flat >= begin[k+1]; k++ {
+				}
+				tps = append(tps, assignor.TopicPartitions{Topic: g.Topics[order[k]].Name})
+				open = i
 			}
-			at++
+			seg[i] = g.Topics[order[k]].Partitions[flat-begin[k]]
 		}
-	}
-	// The cursors now hold each member's end: entry e of member r ends where
-	// e+1 starts, or at the member's end.
-	e := int32(0)
-	for r := range n {
-		for ; e < nextEntry[r]; e++ {
-			end := nextPart[r]
-			if e+1 < nextEntry[r] {
-				end = start[e+1]
-			}
-			tps[e].Partitions = ids[start[e]:end:end]
-		}
-	}
-	from := int32(0)
-	for r := range n {
-		if to := nextEntry[r]; to > from {
-			plan.Members[r].Assigned = tps[from:to:to]
-			from = to
+		if k >= 0 {
+			tps[len(tps)-1].Partitions = seg[open:len(seg):len(seg)]
+			plan.Members[r].Assigned = tps[first:len(tps):len(tps)]
 		}
 	}
 	return plan
