@@ -160,11 +160,20 @@ func lead(w *watchdog, j job, c contender.Contender, phase string, topics []assi
 	if err := r.Prepare(topics, joins, generation); err != nil {
 		return nil, err
 	}
-	if err := w.within(j.Cap, phase, r.Lead); err != nil {
+	limit := j.Cap
+	if _, ok := r.(contender.SelfTimed); ok {
+		limit = selfTimedLimit(j.Cap) // the cap is for the run, not the JVM's start
+	}
+	if err := w.within(limit, phase, r.Lead); err != nil {
 		return nil, err
 	}
 	return r.Result()
 }
+
+// selfTimedLimit bounds one call of a self-timed contender (a JVM: its
+// start, the group's setup, warm-up and timed runs) given the cap on one
+// run: twice the cap and two minutes.
+func selfTimedLimit(cap time.Duration) time.Duration { return 2*cap + 2*time.Minute }
 
 func byMember(as []contender.Assignment) map[string]contender.Assignment {
 	m := make(map[string]contender.Assignment, len(as))
@@ -295,14 +304,14 @@ func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topi
 }
 
 // timeSelf runs a contender that times itself (in a JVM): its own warm-up
-// and timed runs, each within the cap, the whole within twice the cap and a
-// minute for the JVM's start; it reports the median run, as timeLeads does.
+// and timed runs, each within the cap, the whole within selfTimedLimit; it
+// reports the median run, as timeLeads does.
 func timeSelf(w *watchdog, j job, r contender.SelfTimed, topics []assignor.Topic, joins []contender.MemberJoin, generation int32) (contender.Runner, result, error) {
 	if err := r.Prepare(topics, joins, generation); err != nil {
 		return nil, result{}, err
 	}
 	var runs []contender.TimedRun
-	err := w.within(2*j.Cap+time.Minute, "timed", func() error {
+	err := w.within(selfTimedLimit(j.Cap), "timed", func() error {
 		var err error
 		runs, err = r.Measure(j.Cap)
 		return err

@@ -172,6 +172,11 @@ type spawner func(j job) result
 func processSpawner(exe string, args []string) spawner {
 	return func(j job) result {
 		backstop := 4*j.Cap + time.Minute
+		if c, ok := contender.Lookup(j.Contender); ok && c.Setup != nil {
+			// A JVM contender's job starts a JVM per round (history,
+			// measured, follow-up), each bounded by selfTimedLimit.
+			backstop = 3*selfTimedLimit(j.Cap) + time.Minute
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), backstop)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, exe, args...)

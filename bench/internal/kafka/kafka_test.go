@@ -244,6 +244,9 @@ func TestDeterministic(t *testing.T) {
 		if !reflect.DeepEqual(first[0].Plan, again[0].Plan) {
 			t.Errorf("%s: two JVMs, two plans", a)
 		}
+		if strings.Contains(first[0].JVM, "AlwaysPreTouch") || !strings.Contains(again[0].JVM, "AlwaysPreTouch") {
+			t.Errorf("%s: the plan-only JVM touches its heap (%s), or the timed one does not (%s)", a, first[0].JVM, again[0].JVM)
+		}
 	}
 }
 

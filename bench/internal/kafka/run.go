@@ -65,9 +65,13 @@ type Options struct {
 	// Cap ends a group's runs after one run longer than Cap (the result
 	// then says Capped); 0 means no cap.
 	Cap time.Duration
-	// HeapMB is the JVM's heap, fixed (-Xms = -Xmx) and touched before use;
-	// 0 means HeapMB(the largest group's partitions).
+	// HeapMB is the JVM's heap, fixed (-Xms = -Xmx) and touched before use
+	// unless Untimed; 0 means HeapMB(the largest group's partitions).
 	HeapMB int
+	// Untimed says the runs are wanted for their plans alone: the heap is
+	// not touched before use, which saves seconds of the JVM's start on
+	// large heaps.
+	Untimed bool
 }
 
 // DefaultOptions are the bench's settings: at least 3 warm-up runs, then
@@ -83,7 +87,7 @@ func DefaultOptions() Options {
 
 // PlanOnly are the settings of a run wanted for its plan alone: no
 // warm-up, one run.
-func PlanOnly() Options { return Options{Timed: Budget{MinRuns: 1, MaxRuns: 1}} }
+func PlanOnly() Options { return Options{Timed: Budget{MinRuns: 1, MaxRuns: 1}, Untimed: true} }
 
 // HeapMB is the default heap for a group of the given number of
 // partitions: 1 GiB plus 5 MiB per thousand partitions (about 6 GiB at one
@@ -167,9 +171,12 @@ func (h *Harness) Run(ctx context.Context, a Assignor, groups []assignor.Group, 
 		return fmt.Sprintf("%d,%d,%d,%d,%d", b.MinRuns, max(b.MaxRuns, b.MinRuns), b.Spend.Microseconds(),
 			max(b.QuickRuns, b.MinRuns), b.QuickSpend.Microseconds())
 	}
-	cmd := exec.CommandContext(ctx, h.Java,
-		fmt.Sprintf("-Xms%dm", heap), fmt.Sprintf("-Xmx%dm", heap), "-XX:+AlwaysPreTouch", "-XX:+UseG1GC",
-		"-cp", h.Classpath, mainClass, string(a), budget(opt.Warmup), budget(opt.Timed), fmt.Sprint(capMS))
+	args := []string{fmt.Sprintf("-Xms%dm", heap), fmt.Sprintf("-Xmx%dm", heap), "-XX:+AlwaysPreTouch", "-XX:+UseG1GC"}
+	if opt.Untimed {
+		args = slices.Delete(args, 2, 3)
+	}
+	args = append(args, "-cp", h.Classpath, mainClass, string(a), budget(opt.Warmup), budget(opt.Timed), fmt.Sprint(capMS))
+	cmd := exec.CommandContext(ctx, h.Java, args...)
 	dieWithParent(cmd)
 	cmd.Stdin = bytes.NewReader(in)
 	stderr := &tail{max: 64 << 10}
