@@ -189,7 +189,7 @@ func decodeResult(next func(string) (string, error), g assignor.Group) (Result, 
 		}
 		f, err := ints(s)
 		if err != nil || len(f) < 2 {
-			return res, fmt.Errorf("plan row %q: want MEMBER TOPIC PARTITION...", s)
+			return res, fmt.Errorf("plan row %q: want a member, a topic and partitions", s)
 		}
 		m, t := f[0], f[1]
 		if m < 0 || int(m) >= len(g.Members) || t < 0 || int(t) >= len(g.Topics) {

@@ -123,7 +123,7 @@ func TestDecodeResultsRejects(t *testing.T) {
 		{"counts disagree", head + "times 1 2\nallocs 1\ngcs 1 1\n", "2 times, 1 allocs, 2 gcs"},
 		{"member index out of range", head + "times 1\nallocs 1\ngcs 0\ncapped 0\nplan 1\n2 0 1\nend\n", "out of range"},
 		{"topic index out of range", head + "times 1\nallocs 1\ngcs 0\ncapped 0\nplan 1\n0 2 1\nend\n", "out of range"},
-		{"a row without a topic", head + "times 1\nallocs 1\ngcs 0\ncapped 0\nplan 1\n0\nend\n", "want MEMBER TOPIC"},
+		{"a row without a topic", head + "times 1\nallocs 1\ngcs 0\ncapped 0\nplan 1\n0\nend\n", "want a member, a topic"},
 		{"a prefix is not a keyword", "jvmx\n", `want "jvm"`},
 	}
 	for _, tt := range tests {
