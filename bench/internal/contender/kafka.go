@@ -22,7 +22,7 @@ func init() {
 	Register(Contender{Key: "kafka-uniform", Name: "Kafka uniform (broker, KIP-848)", Family: "kafka", Core: true, Setup: setUpKafka, About: aboutKafka, Order: 45,
 		Timed: "Kafka 4.4.0's UniformAssignor.assign(GroupSpec, SubscribedTopicDescriber) alone; " + brokerKept + " (in the coordinator's TimelineHashMaps); " + brokerBuilt + jvmTimed,
 		New:   func() Runner { return &kafkaRunner{assignor: kafka.Uniform} }})
-	Register(Contender{Key: "kafka-uniform-hashmaps", Name: "Kafka uniform, owners in HashMaps (as Kafka's jmh)", Family: "kafka", Core: true, Setup: setUpKafka, About: aboutKafka, Order: 46,
+	Register(Contender{Key: "kafka-uniform-hashmaps", Name: "Kafka uniform, owners in HashMaps", Family: "kafka", Core: true, Setup: setUpKafka, About: aboutKafka, Order: 46,
 		Timed: "as kafka-uniform, with the inverted target assignment handed over in java.util.HashMaps, as Kafka's jmh ServerSideAssignorBenchmark builds it, instead of the coordinator's TimelineHashMaps" + jvmTimed,
 		New:   func() Runner { return &kafkaRunner{assignor: kafka.UniformHashMaps} }})
 	Register(Contender{Key: "kafka-range", Name: "Kafka range (broker, KIP-848)", Family: "kafka", Core: true, Setup: setUpKafka, About: aboutKafka, Order: 47,
