@@ -16,7 +16,7 @@ func init() {
 	Register(Contender{Key: "touch-floor-perlist", Name: "touch floor, a slice per list", Family: "floor", Floor: true, Core: true, Racks: true, Order: 94,
 		Timed: "as touch-floor, the plan written by appending into a slice per member and per topic entry",
 		New:   func() Runner { return &touchRunner{layout: touchfloor.PerList} }})
-	Register(Contender{Key: "ours-sticky-owned-core", Name: "ours sticky, owned sent (core Assign only)", Family: "ours", Racks: true, Core: true, Order: 22,
+	Register(Contender{Key: "ours-sticky-owned-core", Name: "ours sticky with owned (core Assign only)", Family: "ours", Racks: true, Core: true, Order: 22,
 		Timed: "Assign alone (sticky.New()) on a Group decoded beforehand whose members send their owned partitions and generation (subscription v3, as cooperative members do) and no user data: the input closest to what Kafka's coordinator hands uniform; no codec",
 		New:   func() Runner { return &oursRunner{Assignor: sticky.New(), Core: true, Claims: true} }})
 }
