@@ -13,7 +13,14 @@
 // and without the log strings kgo's leader builds), sarama v1.61.1's
 // sticky, cooperative-sticky, round-robin and range strategies, and the
 // floors: decoding every subscription and encoding every assignment with
-// no assignment logic, with our codec and with kmsg's. See package
+// no assignment logic, with our codec and with kmsg's. When Java 17+ and
+// Maven are present, Apache Kafka 4.4.0's own assignors run too (the
+// broker's uniform and range, KIP-848, and the Java client's
+// CooperativeStickyAssignor), assign() alone in a JVM of their own (the
+// harness in bench/kafka, package internal/kafka), beside the touch floor,
+// the least work of reading a Group and writing its Plan
+// (internal/touchfloor); without Java or Maven the bench says so in one
+// line and runs the rest (docs/kafka-assignors.md). See package
 // internal/contender for how each is driven; results.md says what each
 // times and splits each user path into its phases.
 //
@@ -53,7 +60,8 @@
 // which -render DIR redraws all of it without running again; with -out or
 // -render, -readme README.md rewrites the README's headline block from the
 // results. -quick is the CI
-// smoke test (the 1k shape, one repetition, a 2s cap).
+// smoke test (the 1k shape, one repetition, a 2s cap, no JVM contender
+// unless -contenders names it).
 //
 // # Other modes
 //

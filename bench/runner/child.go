@@ -123,7 +123,10 @@ func runJob(j job, w *watchdog) {
 	default:
 		r, err = runCell(j, w)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, contender.ErrOverCap):
+		r = result{Capped: true, Phase: "timed"}
+	case err != nil:
 		r = result{Err: err.Error()}
 	}
 	w.write(r)
@@ -157,11 +160,20 @@ func lead(w *watchdog, j job, c contender.Contender, phase string, topics []assi
 	if err := r.Prepare(topics, joins, generation); err != nil {
 		return nil, err
 	}
-	if err := w.within(j.Cap, phase, r.Lead); err != nil {
+	limit := j.Cap
+	if _, ok := r.(contender.SelfTimed); ok {
+		limit = selfTimedLimit(j.Cap) // the cap is for the run, not the JVM's start
+	}
+	if err := w.within(limit, phase, r.Lead); err != nil {
 		return nil, err
 	}
 	return r.Result()
 }
+
+// selfTimedLimit bounds one call of a self-timed contender (a JVM: its
+// start, the group's setup, warm-up and timed runs) given the cap on one
+// run: twice the cap and two minutes.
+func selfTimedLimit(cap time.Duration) time.Duration { return 2*cap + 2*time.Minute }
 
 func byMember(as []contender.Assignment) map[string]contender.Assignment {
 	m := make(map[string]contender.Assignment, len(as))
@@ -235,6 +247,9 @@ const (
 // last one, for its result. warmUp asks for a warm-up Lead first (a cell
 // with a history round has had one).
 func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topic, joins []contender.MemberJoin, generation int32, warmUp bool) (contender.Runner, result, error) {
+	if st, ok := c.New().(contender.SelfTimed); ok {
+		return timeSelf(w, j, st, topics, joins, generation)
+	}
 	var r contender.Runner
 	var runs []result
 	var spent time.Duration
@@ -286,6 +301,30 @@ func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topi
 		med.Phases = append(med.Phases, parts...)
 	}
 	return r, med, nil
+}
+
+// timeSelf runs a contender that times itself (in a JVM): its own warm-up
+// and timed runs, each within the cap, the whole within selfTimedLimit; it
+// reports the median run, as timeLeads does.
+func timeSelf(w *watchdog, j job, r contender.SelfTimed, topics []assignor.Topic, joins []contender.MemberJoin, generation int32) (contender.Runner, result, error) {
+	if err := r.Prepare(topics, joins, generation); err != nil {
+		return nil, result{}, err
+	}
+	var runs []contender.TimedRun
+	err := w.within(selfTimedLimit(j.Cap), "timed", func() error {
+		var err error
+		runs, err = r.Measure(j.Cap)
+		return err
+	})
+	if err != nil {
+		return nil, result{}, err
+	}
+	if len(runs) == 0 {
+		return nil, result{}, fmt.Errorf("bench: %s: no timed run", j.Contender)
+	}
+	slices.SortFunc(runs, func(a, b contender.TimedRun) int { return cmp.Compare(a.Nanos, b.Nanos) })
+	med := runs[len(runs)/2]
+	return r, result{Nanos: med.Nanos, AllocBytes: med.AllocBytes, GCs: med.GCs}, nil
 }
 
 // runScript runs a script through a cooperative contender round by round,

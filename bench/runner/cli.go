@@ -29,7 +29,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, bool) {
 	fs.SetOutput(stderr)
 	fs.BoolVar(&f.child, "child", false, "run one job read from stdin (internal)")
 	fs.BoolVar(&f.full, "full", false, "add the 1M-partition shape and raise the cap to 20s")
-	fs.BoolVar(&f.quick, "quick", false, "smoke test: 1k shape, 1 repetition, 2s cap")
+	fs.BoolVar(&f.quick, "quick", false, "smoke test: 1k shape, 1 repetition, 2s cap, no JVM contenders unless named with -contenders")
 	fs.BoolVar(&f.growth, "growth", false, "run the growth series instead (1,000 members, 100 topics of 100 to 10,000 partitions; 10k to 1M) for the log-log slope; with -scenarios fresh,mixed by default")
 	fs.StringVar(&f.shapes, "shapes", "", "comma-separated shapes to run: 1k,10k,40k,100k,1M (default all but 1M)")
 	fs.StringVar(&f.scenarios, "scenarios", "", "comma-separated scenarios (default: fresh,join,leave,mixed,racks; also mixed-join)")
@@ -91,6 +91,11 @@ func (f flags) config() (config, error) {
 		}
 	}
 	cfg.contenders = contender.All()
+	if f.quick {
+		// The smoke test stays in this program: contenders that need
+		// something outside it (a JVM) run only when named.
+		cfg.contenders = slices.DeleteFunc(cfg.contenders, func(c contender.Contender) bool { return c.Setup != nil })
+	}
 	if f.contenders != "" {
 		if cfg.contenders, err = pick(f.contenders, contender.Lookup, "bench: unknown contender %q (see -list)"); err != nil {
 			return config{}, err

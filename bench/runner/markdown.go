@@ -50,6 +50,7 @@ func markdown(res *results, plots []string) string {
 	b.WriteString("\nTimes are the leader's unit of work, the members' encoded JoinGroup metadata in and the encoded assignments out, each repetition in a fresh process, repetitions interleaved across contenders. Absolute times on a shared 2-core VM are noisy; the ratios in the same cell are what count.\n\n")
 
 	b.WriteString(headlines(res))
+	b.WriteString(kafkaSection(res))
 	b.WriteString("## Secondary: ours through our codec, and the core alone\n\n")
 	b.WriteString("Ours with members' bytes decoded and assignments encoded by our codec directly (package wire), no client's types in between, and the core (Assign alone on a decoded group). Targets: from 10k partitions up at most 0.5× franz-go's median, at 1k never slower, within 3× of the floor (where franz-go is capped or cannot run the scenario, the floor bound alone applies).\n\n")
 	b.WriteString("### cooperative-sticky\n\n")
@@ -278,6 +279,9 @@ func slope(xs, ys []float64) float64 {
 }
 
 func flagsOf(cfg config) string {
+	if len(cfg.args) > 0 {
+		return " " + strings.Join(cfg.args, " ")
+	}
 	var f []string
 	if cfg.full {
 		f = append(f, "-full")

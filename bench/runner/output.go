@@ -54,12 +54,15 @@ type saved struct {
 	Full       bool
 	Group      bool
 	Growth     bool
+	// Args is the command line of the run (results saved before it have
+	// none, and show the flags rebuilt from the settings).
+	Args []string `json:",omitempty"`
 }
 
 func saveJSON(path string, res *results) error {
 	cfg := res.Cfg
 	b, err := json.MarshalIndent(saved{Results: res, Contenders: cfg.contenders, Scenarios: cfg.scenarios, Reps: cfg.reps,
-		Cap: cfg.cap, Seed: cfg.seed, Full: cfg.full, Group: cfg.group, Growth: cfg.growth}, "", " ")
+		Cap: cfg.cap, Seed: cfg.seed, Full: cfg.full, Group: cfg.group, Growth: cfg.growth, Args: cfg.args}, "", " ")
 	if err != nil {
 		return err
 	}
@@ -99,7 +102,7 @@ func loadJSON(dir string) (*results, error) {
 			withTimed(&r.C)
 		}
 	}
-	res.Cfg = config{contenders: s.Contenders, scenarios: s.Scenarios, reps: s.Reps, cap: s.Cap, seed: s.Seed, full: s.Full, group: s.Group, growth: s.Growth, out: dir}
+	res.Cfg = config{contenders: s.Contenders, scenarios: s.Scenarios, reps: s.Reps, cap: s.Cap, seed: s.Seed, full: s.Full, group: s.Group, growth: s.Growth, out: dir, args: s.Args}
 	for _, cl := range res.Cells {
 		finish(cl)
 	}

@@ -131,6 +131,9 @@ func movesPlot(res *results, path string) (bool, error) {
 			keys = append(keys, c.Key)
 		}
 	}
+	if len(keys) == 0 { // only core rows and floors: nothing to compare
+		return false, nil
+	}
 	p := plot.New()
 	p.Title.Text = "Moves after one member joins or leaves, " + shape.String() + " (topics x partitions / members)"
 	p.Y.Label.Text = "partitions moved + 1 (log)"

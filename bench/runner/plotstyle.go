@@ -24,8 +24,12 @@ var familyBase = map[string]color.RGBA{
 	"franz-go":  {R: 44, G: 160, B: 44, A: 255},   // green
 	"sarama":    {R: 214, G: 39, B: 40, A: 255},   // red
 	"floor":     {R: 90, G: 90, B: 90, A: 255},    // grey
+	"kafka":     {R: 255, G: 127, B: 14, A: 255},  // orange
 	familyYours: {R: 148, G: 103, B: 189, A: 255}, // purple
 }
+
+// otherFamily is the colour of a family with none of its own (tests').
+var otherFamily = color.RGBA{R: 140, G: 140, B: 20, A: 255} // olive
 
 // lineStyle is how one contender is drawn.
 type lineStyle struct {
@@ -44,7 +48,7 @@ func styles(cs []contender.Contender) map[string]lineStyle {
 		rank[c.Family]++
 		base, ok := familyBase[c.Family]
 		if !ok {
-			base = color.RGBA{A: 255}
+			base = otherFamily
 		}
 		out[c.Key] = lineStyle{color: shade(base, k), dashes: plotutil.Dashes(k % 4), shape: plotutil.Shape(k)}
 	}
@@ -59,7 +63,7 @@ func shade(base color.RGBA, k int) color.RGBA {
 		if k%2 == 1 {
 			return uint8(float64(v) + (255-float64(v))*min(f, 0.7))
 		}
-		return uint8(float64(v) * (1 - min(f, 0.6)))
+		return uint8(float64(v) * (1 - min(f, 0.8)))
 	}
 	return color.RGBA{R: mix(base.R), G: mix(base.G), B: mix(base.B), A: 255}
 }

@@ -255,7 +255,29 @@ func environment(cfg config) []string {
 		}
 	}
 	env = append(env, fmt.Sprintf("%d repetitions, cap %s per run (%s per script), seed %d", cfg.reps, cfg.cap, 2*cfg.cap, cfg.seed))
+	env = append(env, goGC())
+	seen := map[string]bool{}
+	for _, c := range cfg.contenders {
+		if c.About != nil {
+			if line := c.About(); line != "" && !seen[line] {
+				seen[line] = true
+				env = append(env, line)
+			}
+		}
+	}
 	return env
+}
+
+// goGC states the Go contenders' garbage collector settings.
+func goGC() string {
+	gogc, limit := os.Getenv("GOGC"), os.Getenv("GOMEMLIMIT")
+	if gogc == "" {
+		gogc = "100 (default)"
+	}
+	if limit == "" {
+		limit = "unset"
+	}
+	return fmt.Sprintf("Go contenders: GOGC=%s, GOMEMLIMIT %s; a runtime.GC() before each timed Lead, one warm-up Lead (or the history round) before the first", gogc, limit)
 }
 
 func cpuModel() string {

@@ -34,6 +34,7 @@ type config struct {
 	full       bool
 	group      bool
 	growth     bool
+	args       []string // the command line, as given (results.md quotes it)
 }
 
 // Main runs the bench on the command line (os.Args) and exits: the
@@ -73,7 +74,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return render(f.render, f.readme, f.wide, stdout, stderr)
 	case f.list:
 		for _, c := range contender.All() {
-			fmt.Fprintf(stdout, "%-20s %s\n", c.Key, c.Name)
+			fmt.Fprintf(stdout, "%-24s %s\n", c.Key, c.Name)
 		}
 		return 0
 	}
@@ -82,6 +83,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
+	cfg.args = args
 	return runAll(cfg, stdout, stderr)
 }
 
@@ -110,6 +112,7 @@ func runAll(cfg config, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 1
 	}
+	cfg.contenders = setUp(cfg.contenders, stderr)
 	started, loadBefore := time.Now(), loadAverage()
 	res := run(cfg, processSpawner(exe, []string{"-child"}), stderr)
 	res.Date, res.Wall = started.UTC(), time.Since(started)
@@ -134,6 +137,32 @@ func runAll(cfg config, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// setUp runs the Setup of every contender that has one, once each, and
+// returns cs without those whose Setup failed, saying so in one line per
+// failure.
+func setUp(cs []contender.Contender, stderr io.Writer) []contender.Contender {
+	var kept []contender.Contender
+	failed := map[string][]string{} // error → keys
+	var order []string
+	for _, c := range cs {
+		if c.Setup != nil {
+			if err := c.Setup(stderr); err != nil {
+				msg := err.Error()
+				if _, seen := failed[msg]; !seen {
+					order = append(order, msg)
+				}
+				failed[msg] = append(failed[msg], c.Key)
+				continue
+			}
+		}
+		kept = append(kept, c)
+	}
+	for _, msg := range order {
+		fmt.Fprintf(stderr, "bench: not running %s: %s\n", strings.Join(failed[msg], ", "), msg)
+	}
+	return kept
+}
+
 // spawner runs one job in a child and returns its result.
 type spawner func(j job) result
 
@@ -143,6 +172,11 @@ type spawner func(j job) result
 func processSpawner(exe string, args []string) spawner {
 	return func(j job) result {
 		backstop := 4*j.Cap + time.Minute
+		if c, ok := contender.Lookup(j.Contender); ok && c.Setup != nil {
+			// A JVM contender's job starts a JVM per round (history,
+			// measured, follow-up), each bounded by selfTimedLimit.
+			backstop = 3*selfTimedLimit(j.Cap) + time.Minute
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), backstop)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, exe, args...)

@@ -115,7 +115,7 @@ func TestSmoke(t *testing.T) {
 func realContenders() []contender.Contender {
 	var out []contender.Contender
 	for _, c := range contender.All() {
-		if !strings.HasPrefix(c.Key, "test-") && c.Family != familyYours {
+		if !strings.HasPrefix(c.Key, "test-") && c.Family != familyYours && c.Setup == nil { // JVM contenders: bench/internal/kafka's tests
 			out = append(out, c)
 		}
 	}

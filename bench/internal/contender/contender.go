@@ -2,8 +2,11 @@ package contender
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
+	"time"
 
 	"github.com/kgroup/assignor"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -68,7 +71,41 @@ type Contender struct {
 	Order int
 	// New returns a fresh runner.
 	New func() Runner `json:"-"`
+	// Setup, if set, prepares what the contender needs outside this
+	// program (a JVM harness, say); the bench calls it once in the parent
+	// process before any job, and drops the contender with one line saying
+	// why when it fails. Setup must leave in the environment whatever the
+	// child processes need. Safe to call more than once.
+	Setup func(log io.Writer) error `json:"-"`
+	// About, if set, returns a line for the results' setting (the runtime
+	// and its settings) after a successful Setup; contenders that share a
+	// runtime return the same line, printed once.
+	About func() string `json:"-"`
 }
+
+// SelfTimed is a Runner whose timed section runs outside this process (in
+// a JVM), which times it itself: the bench calls Measure, once, instead of
+// timing Lead. Lead still does one untimed run for rounds that want a plan
+// alone (history, follow-up, scripts).
+type SelfTimed interface {
+	Runner
+	// Measure warms the contender up on the prepared input and times its
+	// runs, each within capPerRun, and returns every timed run; Result then
+	// returns the last timed run's plan. It returns an error wrapping
+	// [ErrOverCap] when a run outlasts capPerRun.
+	Measure(capPerRun time.Duration) ([]TimedRun, error)
+}
+
+// TimedRun is one run timed by a [SelfTimed] runner.
+type TimedRun struct {
+	Nanos      int64
+	AllocBytes uint64
+	GCs        uint32
+}
+
+// ErrOverCap is wrapped by [SelfTimed.Measure]'s error when a run outlasts
+// the cap.
+var ErrOverCap = errors.New("contender: a run outlasted the cap")
 
 var registry []Contender
 

@@ -1,6 +1,7 @@
 package contender_test
 
 import (
+	"os"
 	"testing"
 
 	"github.com/kgroup/assignor"
@@ -23,6 +24,9 @@ func TestEveryContender(t *testing.T) {
 	}
 	for _, c := range contender.All() {
 		t.Run(c.Key, func(t *testing.T) {
+			if c.Setup != nil && os.Getenv("ASSIGNOR_KAFKA") != "1" {
+				t.Skip("a JVM contender: set ASSIGNOR_KAFKA=1 (needs Java 17+ and Maven)")
+			}
 			proto := assignor.Eager
 			if c.Cooperative {
 				proto = assignor.Cooperative

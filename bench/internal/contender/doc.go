@@ -47,6 +47,20 @@
 //     kgo builds; franz-coop-log, franz-sticky-log: with them.
 //   - sarama-coop, sarama-sticky, sarama-roundrobin, sarama-range: sarama
 //     v1.61.1's strategies as sarama's leader runs them.
+//   - ours-sticky-owned-core: sticky.New()'s Assign alone on a Group whose
+//     members send their owned partitions (no user data), the input closest
+//     to what Kafka's coordinator hands its assignor.
+//   - kafka-uniform, kafka-uniform-hashmaps, kafka-range, java-coop-sticky:
+//     Kafka 4.4.0's broker assignors (uniform with the owners in the
+//     coordinator's timeline maps or in HashMaps, range) and the Java
+//     client's CooperativeStickyAssignor, assign() alone in a JVM of their
+//     own (package bench/internal/kafka; kafkaRunner). They time themselves
+//     ([SelfTimed]) and need Java 17+ and Maven: their Setup builds the
+//     harness once, and the bench runs without them, saying so, when it
+//     cannot.
+//   - touch-floor, touch-floor-perlist: package touchfloor's Plan, the
+//     least work of an Assign on the core contenders' Group (read it, write
+//     sticky's plan decided beforehand), in its two layouts (touchRunner).
 //   - floor: decode every subscription and encode every assignment, nothing
 //     else: the assignment is decided in Prepare (one member per partition)
 //     and Lead groups it into each member's topic lists and writes the bytes.

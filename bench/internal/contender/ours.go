@@ -11,7 +11,8 @@ import (
 // subscription decoded with wire.DecodeSubscription and turned into an
 // assignor.Member, Assign on the resulting Group, and every member's plan
 // encoded with wire.Assignment.AppendTo. With Core set, Lead is Assign alone
-// on a Group decoded beforehand.
+// on a Group decoded beforehand. With Claims set, members send their owned
+// partitions whatever the protocol, and no user data.
 //
 // Members encode subscription v3 as a Java member does: the topics, the
 // rack, the generation of their last assignment, the owned partitions only
@@ -21,6 +22,7 @@ import (
 type oursRunner struct {
 	Assignor assignor.Assignor
 	Core     bool
+	Claims   bool
 
 	topics []assignor.Topic
 	ids    []string
@@ -38,10 +40,10 @@ func (r *oursRunner) Prepare(topics []assignor.Topic, members []MemberJoin, _ in
 	hook, _ := r.Assignor.(assignor.SubscriptionUserDataAssignor)
 	for i, m := range members {
 		sub := wire.Subscription{Version: 3, Topics: m.Topics, Generation: m.Generation, Rack: m.Rack}
-		if cooperative {
+		if cooperative || r.Claims {
 			sub.Owned = m.Owned
 		}
-		if hook != nil {
+		if hook != nil && !r.Claims {
 			ud, err := hook.SubscriptionUserData(assignor.MemberState{Topics: m.Topics, Owned: m.Owned, Generation: m.Generation})
 			if err != nil {
 				return fmt.Errorf("contender: member %q: SubscriptionUserData: %w", m.ID, err)
