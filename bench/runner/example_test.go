@@ -50,6 +50,6 @@ func Example() {
 	}
 	// Output:
 	// exit status 0
-	// mine 0 opt – –
-	// mine-core 0 opt – –
+	// mine 0 optimal – –
+	// mine-core 0 optimal – –
 }

@@ -49,7 +49,7 @@ const kafkaIntro = "\n## Kafka's own assignors\n\n" +
 	"Apache Kafka 4.4.0's broker assignors (KIP-848: `uniform`, the default, and `range`) and the Java client's `CooperativeStickyAssignor`, each timed in a JVM of its own on the same groups as ours: `assign()` alone, on what Kafka hands it (the coordinator keeps the members' target assignments and the partition → owner map between rebalances; see \"What each contender times\"). " +
 	"Ours: `Assign` alone on a `Group` decoded beforehand (sticky on members that send their owned partitions; cooperative-sticky's first round), and the touch floor, the least work of reading that `Group` and writing a `Plan` of the same shape. " +
 	"Ratios take the faster of the two uniform rows (the owners in the coordinator's timeline maps, or in HashMaps as Kafka's jmh benchmark builds them). " +
-	"plans: every plan of uniform, ours and Java's valid, balanced (spread ≤ 1 where subscriptions are identical; cooperative plans after their follow-up round) and moving the fewest partitions, or what differs; range balances topic by topic only and is left out.\n\n"
+	"plans: every plan of uniform, ours and Java's valid, optimally balanced (the least sum of squared loads of any plan, computed for the group; cooperative plans after their follow-up round) and moving the fewest partitions, or what differs; range balances topic by topic only and is left out.\n\n"
 
 // measured reports whether r has a median.
 func measured(r *row) bool { return r != nil && r.Median > 0 }
@@ -94,8 +94,8 @@ func samePlans(cl *cell) string {
 			off = append(off, key+" INVALID")
 		case settled.Withheld > 0:
 			off = append(off, fmt.Sprintf("%s withholds %d after its follow-up round", key, settled.Withheld))
-		case q.Uniform && settled.Spread > 1:
-			off = append(off, fmt.Sprintf("%s spread %d", key, settled.Spread))
+		case cl.Opt != nil && settled.SumSq != cl.Opt.SumSq:
+			off = append(off, fmt.Sprintf("%s spread %d, NOT optimal (optimum %d)", key, settled.Spread, cl.Opt.Spread))
 		case q.MinMoves >= 0 && q.Moves != q.MinMoves:
 			off = append(off, fmt.Sprintf("%s moves %d (min %d)", key, q.Moves, q.MinMoves))
 		}

@@ -27,18 +27,20 @@ func kafkaRow(t *testing.T, key string, median time.Duration, q *measure.Quality
 // against uniform plus the touch floor, and says "same" only when every
 // judged plan is valid, balanced and minimal in moves.
 func TestKafkaSection(t *testing.T) {
-	good := &measure.Quality{Valid: true, Uniform: true, Spread: 1, Moves: 5, MinMoves: 5}
-	lazy := &measure.Quality{Valid: true, Uniform: true, Spread: 3, Moves: 5, MinMoves: 5}
+	// 10 partitions over 3 members: 4, 3 and 3 at best (34); lazy gives 5, 3, 2.
+	good := &measure.Quality{Valid: true, Uniform: true, Spread: 1, SumSq: 34, Moves: 5, MinMoves: 5}
+	lazy := &measure.Quality{Valid: true, Uniform: true, Spread: 3, SumSq: 38, Moves: 5, MinMoves: 5}
 	shape := workload.Shape{Topics: 2, Partitions: 5, Members: 3}
+	opt := &measure.Balance{SumSq: 34, Spread: 1}
 	cells := []*cell{
-		{Shape: shape, Scenario: workload.Join, Rows: []*row{
+		{Shape: shape, Scenario: workload.Join, Opt: opt, Rows: []*row{
 			kafkaRow(t, keyUniform, 4*time.Millisecond, good),
 			kafkaRow(t, keyUniformHash, 2*time.Millisecond, good),
 			kafkaRow(t, keyStickyOwned, 3*time.Millisecond, good),
 			kafkaRow(t, keyCoopCore, 6*time.Millisecond, good),
 			kafkaRow(t, keyTouch, time.Millisecond, nil),
 		}},
-		{Shape: shape, Scenario: workload.Fresh, Rows: []*row{
+		{Shape: shape, Scenario: workload.Fresh, Opt: opt, Rows: []*row{
 			kafkaRow(t, keyUniform, 4*time.Millisecond, good),
 			kafkaRow(t, keyStickyOwned, 2*time.Millisecond, lazy),
 		}},
@@ -47,7 +49,7 @@ func TestKafkaSection(t *testing.T) {
 	got := kafkaSection(&results{Cells: cells})
 	for _, want := range []string{
 		"| 2x5/3 (10) | join | 4ms | 2ms | – | – | 3ms | 6ms | 1ms | 1.50 | 1.00 | 2.00 | same: valid, balanced, fewest moves |",
-		"| 2x5/3 (10) | fresh | 4ms | – | – | – | 2ms | – | – | 0.50 | – | – | ours-sticky-owned-core spread 3 |",
+		"| 2x5/3 (10) | fresh | 4ms | – | – | – | 2ms | – | – | 0.50 | – | – | ours-sticky-owned-core spread 3, NOT optimal (optimum 1) |",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("section lacks\n%s\nin\n%s", want, got)

@@ -47,7 +47,7 @@ func markdown(res *results, plots []string) string {
 	for _, e := range res.Env {
 		fmt.Fprintf(&b, "- %s\n", e)
 	}
-	b.WriteString("\nTimes are the leader's unit of work, the members' encoded JoinGroup metadata in and the encoded assignments out, each repetition in a fresh process, repetitions interleaved across contenders. Absolute times on a shared 2-core VM are noisy; the ratios in the same cell are what count.\n\n")
+	b.WriteString("\nTimes are the leader's unit of work, the members' encoded JoinGroup metadata in and the encoded assignments out, each repetition in a fresh process, repetitions interleaved across contenders. Absolute times depend on the machine and on what else ran on it; the ratios in the same cell are what count.\n\n")
 
 	b.WriteString(headlines(res))
 	b.WriteString(kafkaSection(res))
@@ -143,8 +143,8 @@ const definitions = `
 - **MB/op**: bytes allocated during the timed Lead (runtime.MemStats.TotalAlloc), median.
 - **GCs**: garbage collection cycles that ended during the timed Lead (runtime.MemStats.NumGC), median. Each timed Lead starts right after a forced collection, in a process that holds little besides the members' metadata, so a contender that allocates more than that heap's headroom pays for a cycle or two inside its Lead. Up to 10k partitions ours, franz-go's and the floor's rows show none; from 40k on most bytes-in rows show one or more (the floor's too, in most cells), while the core rows, whose process also holds the decoded group and so has more headroom, mostly show none.
 - **valid**: assignor.CheckPlan on the decoded assignments, as the contender's protocol; an invalid plan names the partition.
-- **balance**: spread = most − fewest partitions per member; "opt" when the sum of squared loads is the least possible (every subscribed partition spread evenly), "best seen" when no contender did better, "(withholding)" for a cooperative first round that withholds partitions for the follow-up.
-- **moves (min)**: partitions a member owned in its contender's previous plan and is not given now, withheld ones included, a departed member's excluded; min = the fewest any optimally balanced plan needs.
+- **balance**: spread = most − fewest partitions per member; "optimal" when the plan's sum of squared loads is the least any complete plan of the group reaches, "NOT optimal (optimum N)" otherwise, N being the least spread possible. The optimum is computed exactly for the group (a min-cost flow over classes of members with the same subscriptions; package bench/internal/measure), never taken from the contenders that ran: with identical subscriptions it is ⌈P/M⌉ or ⌊P/M⌋ partitions per member (spread 0 or 1). "(withholding)" marks a cooperative first round that holds partitions back for the follow-up.
+- **moves (min)**: partitions a member owned in its contender's previous plan and is not given now, withheld ones included, a departed member's excluded; min = the fewest any optimally balanced plan needs from that history (identical subscriptions: each member keeps at most its share, the largest owners the larger shares; one member joining a balanced group of M members owning P partitions needs at least ⌊P/(M+1)⌋).
 - **withheld**: cooperative only, subscribed partitions assigned to nobody this round (handed over in the follow-up).
 - **settled**: cooperative only, the follow-up round after every member rejoins owning what it was given: its spread, its extra moves, what it still withholds.
 - **rack-local**: racks scenario, the share of partitions given to a member in one of the partition's replica racks (three racks, two replicas per partition).

@@ -104,6 +104,9 @@ func loadJSON(dir string) (*results, error) {
 	}
 	res.Cfg = config{contenders: s.Contenders, scenarios: s.Scenarios, reps: s.Reps, cap: s.Cap, seed: s.Seed, full: s.Full, group: s.Group, growth: s.Growth, out: dir, args: s.Args}
 	for _, cl := range res.Cells {
+		if cl.Opt == nil { // results saved before cells had their optimum
+			cl.Opt = optimum(cl.Shape, cl.Scenario, s.Seed)
+		}
 		finish(cl)
 	}
 	return res, nil

@@ -46,7 +46,7 @@ func (r *row) cells(cl *cell) []string {
 	if r.C.Floor { // the floor's plan is a placeholder of the right size
 		return append(out, "–", "–", "–", "–", "–")
 	}
-	out = append(out, balance(r))
+	out = append(out, balance(cl, r))
 	if hasHistory(cl.Scenario) {
 		if q.MinMoves >= 0 {
 			out = append(out, fmt.Sprintf("%d (%d)", q.Moves, q.MinMoves))
@@ -96,18 +96,22 @@ func atLeast(x float64) string {
 	return ">" + ratio(x)
 }
 
-func balance(r *row) string {
+// balance renders a row's spread and its verdict against the cell's
+// optimum (measure.Optimum): "optimal" when the plan's sum of squared
+// loads is the least any complete plan reaches, "NOT optimal" with the
+// optimum's spread otherwise, "(withholding)" for a cooperative first
+// round that holds partitions back for the follow-up.
+func balance(cl *cell, r *row) string {
 	q := r.Q
 	s := fmt.Sprint(q.Spread)
 	switch {
 	case q.Withheld > 0:
 		s += " (withholding)"
-	case q.Optimal():
-		s += " opt"
-	case r.BestSumSq >= 0 && q.SumSq <= r.BestSumSq:
-		s += " best seen"
+	case cl.Opt == nil:
+	case q.SumSq == cl.Opt.SumSq:
+		s += " optimal"
 	default:
-		s += " NOT opt"
+		s += fmt.Sprintf(" NOT optimal (optimum %d)", cl.Opt.Spread)
 	}
 	if q.Empty > 0 {
 		s += fmt.Sprintf(", %d empty", q.Empty)
@@ -238,10 +242,7 @@ func invalidPlans(res *results) []string {
 
 // environment describes the machine, the toolchain and the peers' versions.
 func environment(cfg config) []string {
-	env := []string{fmt.Sprintf("%s %s/%s, %d CPUs (GOMAXPROCS %d); each child process runs with the same GOMAXPROCS, one child at a time", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))}
-	if cpu := cpuModel(); cpu != "" {
-		env = append(env, cpu)
-	}
+	env := []string{fmt.Sprintf("%s (GOMAXPROCS %d); each child process runs with the same GOMAXPROCS, one child at a time", thisMachine(), runtime.GOMAXPROCS(0))}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		var deps []string
 		for _, d := range bi.Deps {
@@ -280,17 +281,25 @@ func goGC() string {
 	return fmt.Sprintf("Go contenders: GOGC=%s, GOMEMLIMIT %s; a runtime.GC() before each timed Lead, one warm-up Lead (or the history round) before the first", gogc, limit)
 }
 
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
+// machine describes the computer the run is measured on: the CPU model
+// named in cpuinfo (the text of /proc/cpuinfo; "unknown CPU" without one),
+// the logical CPUs Go sees and the Go toolchain, for example
+// "AMD EPYC, 2 CPUs, go1.26.8 linux/amd64".
+func machine(cpuinfo string) string {
+	model := "unknown CPU"
+	for _, line := range strings.Split(cpuinfo, "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" && strings.TrimSpace(v) != "" {
+			model = strings.TrimSpace(v)
+			break
 		}
 	}
-	return ""
+	return fmt.Sprintf("%s, %d CPUs, %s %s/%s", model, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// thisMachine is [machine] of the machine running this process.
+func thisMachine() string {
+	b, _ := os.ReadFile("/proc/cpuinfo") // absent outside Linux: "unknown CPU"
+	return machine(string(b))
 }
 
 // hasHistory reports whether members carry their contender's previous plan

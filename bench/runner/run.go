@@ -39,13 +39,31 @@ type row struct {
 	GCMed       uint32
 	XRef        float64 // median / franz-go cooperative-sticky median, 0 if unknown
 	XFloor      float64 // median / floor median, 0 if unknown
-	BestSumSq   int64   // least SumSq over the cell's valid plans
 }
 
 type cell struct {
 	Shape    workload.Shape
 	Scenario workload.Scenario
-	Rows     []*row
+	// Opt is the best balance any complete plan reaches for the cell's
+	// group (measure.Optimum), the reference of every row's balance;
+	// nil when the group could not be built.
+	Opt  *measure.Balance `json:",omitempty"`
+	Rows []*row
+}
+
+// optimum returns the best balance of scenario sc's group on shape s, or
+// nil if it cannot be built.
+func optimum(s workload.Shape, sc workload.Scenario, seed uint64) *measure.Balance {
+	cs, err := workload.Build(s, sc, seed)
+	if err != nil {
+		return nil
+	}
+	subs := make([][]string, len(cs.After))
+	for i, m := range cs.After {
+		subs[i] = m.Topics
+	}
+	b := measure.Optimum(cs.Topics, subs)
+	return &b
 }
 
 type scriptRow struct {
@@ -64,6 +82,8 @@ type results struct {
 	Cfg     config    `json:"-"`
 	Date    time.Time // when the run started
 	Wall    time.Duration
+	// Machine is the computer the run was measured on (see machine).
+	Machine string `json:",omitempty"`
 	Env     []string
 }
 
@@ -138,7 +158,7 @@ type runner struct {
 // cell runs every repetition of every contender on shape s and scenario
 // sc, interleaved, and finishes the cell.
 func (rn *runner) cell(s workload.Shape, sc workload.Scenario) {
-	cl := &cell{Shape: s, Scenario: sc}
+	cl := &cell{Shape: s, Scenario: sc, Opt: optimum(s, sc, rn.cfg.seed)}
 	rn.res.Cells = append(rn.res.Cells, cl)
 	var active []*row
 	for _, c := range rn.cfg.contenders {
@@ -261,9 +281,8 @@ func cooperativeContenders(cs []contender.Contender) []contender.Contender {
 	return out
 }
 
-// finish computes medians, ratios and the best balance of a cell.
+// finish computes the medians and ratios of a cell.
 func finish(cl *cell) {
-	var best int64 = -1
 	for _, r := range cl.Rows {
 		if len(r.Times) > 0 {
 			ts := slices.Clone(r.Times)
@@ -279,13 +298,9 @@ func finish(cl *cell) {
 				r.GCMed = gs[len(gs)/2]
 			}
 		}
-		if r.Q != nil && r.Q.Valid && r.Q.Withheld == 0 && !r.C.Floor && (best < 0 || r.Q.SumSq < best) {
-			best = r.Q.SumSq
-		}
 	}
 	ref, floor := find(cl, refKey), find(cl, floorKey)
 	for _, r := range cl.Rows {
-		r.BestSumSq = best
 		if r.Median == 0 {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 
@@ -116,9 +117,9 @@ func runAll(cfg config, stdout, stderr io.Writer) int {
 	started, loadBefore := time.Now(), loadAverage()
 	res := run(cfg, processSpawner(exe, []string{"-child"}), stderr)
 	res.Date, res.Wall = started.UTC(), time.Since(started)
-	res.Env = environment(cfg)
+	res.Machine, res.Env = thisMachine(), environment(cfg)
 	if loadBefore != "" {
-		res.Env = append(res.Env, "load average (1, 5, 15 min) at start "+loadBefore+", at end "+loadAverage()+" (above 2 means other work shared the 2 cores)")
+		res.Env = append(res.Env, fmt.Sprintf("load average (1, 5, 15 min) at start %s, at end %s (above %d means other work shared the %d CPUs)", loadBefore, loadAverage(), runtime.NumCPU(), runtime.NumCPU()))
 	}
 	writeTable(stdout, res, cfg.wide)
 	if cfg.out != "" {
