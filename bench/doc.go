@@ -36,13 +36,19 @@
 //
 // Each repetition of each contender runs in a fresh child process (this
 // binary re-executed with the hidden -child flag, the job as JSON on stdin,
-// the result as JSON on stdout). A leader is a long-running process, so the
-// child first runs one warm-up Lead (or the history round), then times up to
-// five Leads, each on a fresh runner prepared untimed and after a GC, until
-// 300 ms are spent (a slower contender is timed once; a quick one, all of
-// whose Leads fit in 30 ms, up to 15 times), and reports the median one with
-// its allocated bytes and GC cycles from runtime.MemStats. It judges the
-// plan (package internal/measure): validity
+// the result as JSON on stdout): a contender over the cap (sarama's on the
+// larger shapes) can only be stopped by ending its process, and every
+// contender is timed in the same conditions (run in one process after
+// other jobs, the Go contenders measured 0 to 20% faster, unevenly, which
+// would skew the ratios between contenders run one way and the other). A
+// leader is a long-running process, so the child first runs
+// one warm-up Lead (or the history round), then times Leads with
+// testing.Benchmark (a b.Loop of -test.benchtime Nx), each on a fresh
+// runner prepared and after a GC with the timer stopped: as many as fit in
+// 300 ms, one to five (up to 15 while they fit in 30 ms). It reports the
+// median Lead (b.ReportMetric), the bytes allocated per Lead
+// (b.ReportAllocs) and the GC cycles that ended during timed Leads. It
+// judges the plan (package internal/measure): validity
 // by assignor.CheckPlan, balance, moves, withheld partitions and, for a
 // cooperative plan that withholds, the follow-up round. A run over the cap
 // (5s, 20s with -full, twice that for a script) ends its child; the row

@@ -33,7 +33,7 @@ func (r *row) cells(cl *cell) []string {
 			return append(out, r.Note, "", atLeast(r.capRatio(cl, refKey)), atLeast(r.capRatio(cl, floorKey)), "", "", "", "", "", "", "", "")
 		}
 	}
-	out = append(out, dur(r.Median), dur(r.Min), ratio(r.XRef), ratio(r.XFloor), fmt.Sprintf("%.1f", float64(r.AllocMed)/1e6), fmt.Sprint(r.GCMed))
+	out = append(out, dur(r.Median), dur(r.Min), ratio(r.XRef), ratio(r.XFloor), fmt.Sprintf("%.1f", float64(r.AllocMed)/1e6), fmt.Sprintf("%.2g", r.GCMed))
 	q := r.Q
 	if q == nil {
 		return append(out, "", "", "", "", "", "")

@@ -27,8 +27,8 @@ type row struct {
 	Note   string        // why capped, skipped, n/a or failed
 	Cap    time.Duration // the cap it hit
 	Times  []time.Duration
-	Allocs []uint64 // bytes allocated per repetition
-	GCs    []uint32 // GC cycles during the reported Lead, per repetition
+	Allocs []uint64  // bytes allocated per repetition
+	GCs    []float64 // GC cycles per timed Lead, per repetition
 	// Phases are each repetition's phases (see result.Phases).
 	Phases [][]contender.Phase `json:",omitempty"`
 	Q      *measure.Quality
@@ -36,7 +36,7 @@ type row struct {
 	// Filled by finish:
 	Median, Min time.Duration
 	AllocMed    uint64
-	GCMed       uint32
+	GCMed       float64
 	XRef        float64 // median / franz-go cooperative-sticky median, 0 if unknown
 	XFloor      float64 // median / floor median, 0 if unknown
 }
