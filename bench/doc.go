@@ -61,8 +61,13 @@
 // Progress on stderr (a bar on a terminal, plain lines otherwise), then the
 // tables on stdout: by default about 120 columns wide with a short legend,
 // every column with -wide. -out DIR also writes
-// DIR/results.md and DIR/plots/*.png (time against partitions on log-log
-// axes, one plot per scenario; moves per scenario) and DIR/results.json, from
+// DIR/results.md, DIR/plots/*.png and DIR/results.json: per scenario,
+// time-SCENARIO.png (time against partitions on log-log axes: ours through
+// each adapter, each client's own cooperative-sticky, the floor and any
+// contender you registered; a shape not run leaves a gap, a run stopped at
+// the cap is marked at the cap) and time-SCENARIO-variants.png (every
+// other contender of the run), and moves.png (partitions moved after a
+// join and a leave against the fewest possible, on a linear axis), from
 // which -render DIR redraws all of it without running again; with -out or
 // -render, -readme README.md rewrites the README's headline block from the
 // results. -quick is the CI
