@@ -58,7 +58,7 @@
 //
 // # Output
 //
-// Progress on stderr (a bar on a terminal, plain lines otherwise), then the
+// Progress on stderr (a line every 10 s), then the
 // tables on stdout: by default about 120 columns wide with a short legend,
 // every column with -wide. -out DIR also writes
 // DIR/results.md, DIR/plots/*.png and DIR/results.json: per scenario,

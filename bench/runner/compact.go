@@ -62,18 +62,8 @@ func (r *row) compactCells(cl *cell, first bool) []string {
 	case r.C.Floor:
 		return append(out, "–", "–", "–")
 	}
-	plan := balance(cl, r)
-	moves, withheld := "–", "–"
-	if hasHistory(cl.Scenario) {
-		moves = fmt.Sprint(q.Moves)
-		if q.MinMoves >= 0 {
-			moves += fmt.Sprintf(" (%d)", q.MinMoves)
-		}
-	}
-	if r.C.Cooperative {
-		withheld = fmt.Sprint(q.Withheld)
-	}
-	return append(out, plan, moves, withheld)
+	qc := r.quality(cl) // valid, balance, moves, withheld, …
+	return append(out, qc[1], qc[2], qc[3])
 }
 
 // writeCompactTable prints the compact table and its legend.

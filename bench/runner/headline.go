@@ -68,7 +68,7 @@ func floorTarget(n int) float64 {
 	return 0
 }
 
-var headlineHeader = []string{"shape", "scenario", "protocol", "ours", "franz-go", "franz-go + log strings", "sarama", "ours ÷ franz-go", "ours ÷ franz-go + logs", "ours MB ÷ franz-go MB", "ours ×floor", "ours moves", "franz-go moves", "target"}
+var headlineHeader = []string{"shape", "scenario", "protocol", "ours", "franz-go", "franz-go + log strings", "sarama", "ours ÷ franz-go", "ours ÷ franz-go + logs", "ours MB ÷ franz-go MB", "ours ×floor", "target"}
 
 // pathTable renders one user path's table, or "" when the run has none of
 // its rows.
@@ -97,7 +97,7 @@ func pathTable(res *results, ps []pairing) string {
 			xLog, _ := divide(ours, logged)
 			mb := allocRatio(ours, ref)
 			b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), p.protocol, short(ours), short(ref), short(logged), short(sarama),
-				x, xLog, ratio(mb), ratio(ours.XFloor), moves(cl, ours), moves(cl, ref), p.verdict(cl, ours, ref)}))
+				x, xLog, ratio(mb), ratio(ours.XFloor), p.verdict(cl, ours, ref)}))
 		}
 	}
 	if b.Len() == 0 {

@@ -54,7 +54,7 @@ func markdown(res *results, plots []string) string {
 	b.WriteString("## Secondary: ours through our codec, and the core alone\n\n")
 	b.WriteString("Ours with members' bytes decoded and assignments encoded by our codec directly (package wire), no client's types in between, and the core (Assign alone on a decoded group). Targets: from 10k partitions up at most 0.5× franz-go's median, at 1k never slower, within 3× of the floor (where franz-go is capped or cannot run the scenario, the floor bound alone applies).\n\n")
 	b.WriteString("### cooperative-sticky\n\n")
-	b.WriteString(mdHeader([]string{"shape", "scenario", "ours", "franz-go", "ours ÷ franz-go", "sarama", "floor", "ours ÷ floor", "ours MB / franz-go MB", "ours moves", "franz-go moves", "target"}))
+	b.WriteString(mdHeader([]string{"shape", "scenario", "ours", "franz-go", "ours ÷ franz-go", "sarama", "floor", "ours ÷ floor", "ours MB / franz-go MB", "target"}))
 	for _, cl := range res.Cells {
 		ours, franz, sarama, floor := find(cl, "ours-coop"), find(cl, refKey), find(cl, "sarama-coop"), find(cl, floorKey)
 		if ours == nil {
@@ -64,7 +64,7 @@ func markdown(res *results, plots []string) string {
 		if franz != nil && ours.AllocMed > 0 && franz.AllocMed > 0 {
 			mb = fmt.Sprintf("%.2f", float64(ours.AllocMed)/float64(franz.AllocMed))
 		}
-		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(franz), ratio(ours.XRef), short(sarama), short(floor), ratio(ours.XFloor), mb, moves(cl, ours), moves(cl, franz), target(cl, ours)}))
+		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(franz), ratio(ours.XRef), short(sarama), short(floor), ratio(ours.XFloor), mb, target(cl, ours)}))
 	}
 	if sticky := stickyHeadline(res); sticky != "" {
 		b.WriteString("\n### sticky (eager)\n\n")
@@ -81,11 +81,13 @@ func markdown(res *results, plots []string) string {
 		b.WriteString(slopes)
 	}
 
-	b.WriteString("\n## Every contender\n\n")
-	b.WriteString(mdHeader(slices.Clone(tableHeader)))
+	b.WriteString(qualityReport(res))
+	b.WriteString("\n## Every contender's time\n\n")
+	b.WriteString(mdHeader(slices.Clone(tableHeader[:len(tableHeader)-len(qualityHeader)])))
 	for _, cl := range res.Cells {
 		for _, r := range cl.Rows {
-			b.WriteString(mdRow(r.cells(cl)))
+			cols := r.cells(cl)
+			b.WriteString(mdRow(cols[:len(cols)-len(qualityHeader)]))
 		}
 	}
 	b.WriteString(breakdown(res))
@@ -144,9 +146,9 @@ const definitions = `
 - **GCs**: garbage collection cycles that ended during timed Leads, per Lead, median over the repetitions. Each timed Lead starts right after a forced collection, in a process that holds little besides the members' metadata, so a contender that allocates more than that heap's headroom pays for a cycle or two inside its Lead. Up to 10k partitions ours, franz-go's and the floor's rows show none; from 40k on most bytes-in rows show one or more (the floor's too, in most cells), while the core rows, whose process also holds the decoded group and so has more headroom, mostly show none.
 - **valid**: assignor.CheckPlan on the decoded assignments, as the contender's protocol; an invalid plan names the partition.
 - **balance**: spread = most − fewest partitions per member; "optimal" when the plan's sum of squared loads is the least any complete plan of the group reaches, "NOT optimal (optimum N)" otherwise, N being the least spread possible. The optimum is computed exactly for the group (a min-cost flow over classes of members with the same subscriptions; package bench/internal/measure), never taken from the contenders that ran: with identical subscriptions it is ⌈P/M⌉ or ⌊P/M⌋ partitions per member (spread 0 or 1). "(withholding)" marks a cooperative first round that holds partitions back for the follow-up.
-- **moves (min)**: partitions a member owned in its contender's previous plan and is not given now, withheld ones included, a departed member's excluded; min = the fewest any optimally balanced plan needs from that history (identical subscriptions: each member keeps at most its share, the largest owners the larger shares; one member joining a balanced group of M members owning P partitions needs at least ⌊P/(M+1)⌋).
+- **moves (fewest)**: partitions a member owned in its contender's previous plan and is not given now, withheld ones included, a departed member's excluded; fewest = the fewest any optimally balanced plan needs from that history (identical subscriptions: each member keeps at most its share, the largest owners the larger shares; one member joining a balanced group of M members owning P partitions needs at least ⌊P/(M+1)⌋).
 - **withheld**: cooperative only, subscribed partitions assigned to nobody this round (handed over in the follow-up).
-- **settled**: cooperative only, the follow-up round after every member rejoins owning what it was given: its spread, its extra moves, what it still withholds.
+- **after the follow-up**: cooperative only, the follow-up round after every member rejoins owning what it was given: its spread, its extra moves, what it still withholds.
 - **rack-local**: racks scenario, the share of partitions given to a member in one of the partition's replica racks (three racks, two replicas per partition).
 `
 
@@ -180,12 +182,12 @@ func stickyHeadline(res *results) string {
 				verdict = "missed: " + strings.Join(missed, "; ")
 			}
 		}
-		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(core), short(franz), short(sarama), ratioText, coreText, mb, moves(cl, ours), moves(cl, franz), moves(cl, sarama), verdict}))
+		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(core), short(franz), short(sarama), ratioText, coreText, mb, verdict}))
 	}
 	if b.Len() == 0 {
 		return ""
 	}
-	return mdHeader([]string{"shape", "scenario", "ours", "ours core", "franz-go", "sarama", "ours ÷ franz-go", "core ÷ franz-go", "ours MB / franz-go MB", "ours moves", "franz-go moves", "sarama moves", "target"}) + b.String()
+	return mdHeader([]string{"shape", "scenario", "ours", "ours core", "franz-go", "sarama", "ours ÷ franz-go", "core ÷ franz-go", "ours MB / franz-go MB", "target"}) + b.String()
 }
 
 // peerLimit is the most ours may take as a multiple of franz-go's median in
@@ -324,11 +326,4 @@ func short(r *row) string {
 		return dur(r.Median) + " INVALID"
 	}
 	return dur(r.Median)
-}
-
-func moves(cl *cell, r *row) string {
-	if r == nil || r.Q == nil || (!hasHistory(cl.Scenario)) {
-		return "–"
-	}
-	return fmt.Sprint(r.Q.Moves)
 }

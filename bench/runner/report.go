@@ -13,8 +13,9 @@ import (
 	"github.com/kgroup/assignor/workload"
 )
 
-// tableHeader are the columns of the results table.
-var tableHeader = []string{"shape", "scenario", "contender", "median", "min", "×franz-coop", "×floor", "MB/op", "GCs", "valid", "balance", "moves (min)", "withheld", "settled", "rack-local"}
+// tableHeader are the columns of the wide table: the time columns, then
+// the plan's (qualityHeader).
+var tableHeader = append([]string{"shape", "scenario", "contender", "median", "min", "×franz-coop", "×floor", "MB/op", "GCs"}, qualityHeader...)
 
 // cells renders one row's columns.
 func (r *row) cells(cl *cell) []string {
@@ -33,49 +34,14 @@ func (r *row) cells(cl *cell) []string {
 			return append(out, r.Note, "", atLeast(r.capRatio(cl, refKey)), atLeast(r.capRatio(cl, floorKey)), "", "", "", "", "", "", "", "")
 		}
 	}
-	out = append(out, dur(r.Median), dur(r.Min), ratio(r.XRef), ratio(r.XFloor), fmt.Sprintf("%.1f", float64(r.AllocMed)/1e6), fmt.Sprintf("%.2g", r.GCMed))
-	q := r.Q
-	if q == nil {
-		return append(out, "", "", "", "", "", "")
-	}
-	valid := "ok"
-	if !q.Valid {
-		valid = fmt.Sprintf("INVALID (%d): %s", q.NumViolations, q.Violations[0])
-	}
-	out = append(out, valid)
-	if r.C.Floor { // the floor's plan is a placeholder of the right size
-		return append(out, "–", "–", "–", "–", "–")
-	}
-	out = append(out, balance(cl, r))
-	if hasHistory(cl.Scenario) {
-		if q.MinMoves >= 0 {
-			out = append(out, fmt.Sprintf("%d (%d)", q.Moves, q.MinMoves))
-		} else {
-			out = append(out, fmt.Sprint(q.Moves))
-		}
-	} else {
-		out = append(out, "–")
-	}
-	if r.C.Cooperative && !r.C.Floor {
-		out = append(out, fmt.Sprint(q.Withheld))
-	} else {
-		out = append(out, "–")
-	}
-	if s := r.Settle; s != nil {
-		v := ""
-		if !s.Valid {
-			v = ", INVALID"
-		}
-		out = append(out, fmt.Sprintf("spread %d, +%d moves, %d withheld%s", s.Spread, s.Moves, s.Withheld, v))
-	} else {
-		out = append(out, "–")
-	}
-	if q.RackTotal > 0 {
-		out = append(out, fmt.Sprintf("%.1f%%", 100*float64(q.RackLocal)/float64(q.RackTotal)))
-	} else {
-		out = append(out, "–")
-	}
-	return out
+	out = append(out, r.timeCells()...)
+	return append(out, r.quality(cl)...)
+}
+
+// timeCells are a measured row's time columns: median, min, ×franz-coop,
+// ×floor, MB/op, GCs.
+func (r *row) timeCells() []string {
+	return []string{dur(r.Median), dur(r.Min), ratio(r.XRef), ratio(r.XFloor), fmt.Sprintf("%.1f", float64(r.AllocMed)/1e6), fmt.Sprintf("%.2g", r.GCMed)}
 }
 
 // capRatio is cap / the reference's median: a capped row is at least that
@@ -94,29 +60,6 @@ func atLeast(x float64) string {
 		return "–"
 	}
 	return ">" + ratio(x)
-}
-
-// balance renders a row's spread and its verdict against the cell's
-// optimum (measure.Optimum): "optimal" when the plan's sum of squared
-// loads is the least any complete plan reaches, "NOT optimal" with the
-// optimum's spread otherwise, "(withholding)" for a cooperative first
-// round that holds partitions back for the follow-up.
-func balance(cl *cell, r *row) string {
-	q := r.Q
-	s := fmt.Sprint(q.Spread)
-	switch {
-	case q.Withheld > 0:
-		s += " (withholding)"
-	case cl.Opt == nil:
-	case q.SumSq == cl.Opt.SumSq:
-		s += " optimal"
-	default:
-		s += fmt.Sprintf(" NOT optimal (optimum %d)", cl.Opt.Spread)
-	}
-	if q.Empty > 0 {
-		s += fmt.Sprintf(", %d empty", q.Empty)
-	}
-	return s
 }
 
 func ratio(x float64) string {

@@ -92,11 +92,11 @@ const refKey, floorKey = "franz-coop", "floor"
 
 // run runs every job of cfg through spawn, interleaving repetitions across
 // contenders (repetition r of every contender before repetition r+1, the
-// contender order rotated each repetition), and shows a progress bar on bar.
-func run(cfg config, spawn spawner, barOut io.Writer) *results {
+// contender order rotated each repetition), and prints its progress on progressOut.
+func run(cfg config, spawn spawner, progressOut io.Writer) *results {
 	rn := &runner{cfg: cfg, spawn: spawn, res: &results{Cfg: cfg}, cappedOn: map[string]string{}}
-	rn.bar = newBar(jobCount(cfg), barOut)
-	defer rn.bar.Close()
+	rn.progress = newProgress(jobCount(cfg), progressOut)
+	defer rn.progress.close()
 	for _, s := range cfg.shapes {
 		for _, sc := range cfg.scenarios {
 			rn.cell(s, sc)
@@ -113,13 +113,13 @@ func run(cfg config, spawn spawner, barOut io.Writer) *results {
 		}
 	}
 	if cfg.group {
-		rn.res.Groups = runGroups(spawn, cfg.seed, func() { _ = rn.bar.Add(1) })
+		rn.res.Groups = runGroups(spawn, cfg.seed, func() { rn.progress.add(1) })
 	}
 	return rn.res
 }
 
-// jobCount is how many child jobs cfg asks for at most, the progress bar's
-// length.
+// jobCount is how many child jobs cfg asks for at most, its progress's
+// total.
 func jobCount(cfg config) int {
 	total := 0
 	for range cfg.shapes {
@@ -145,10 +145,10 @@ func jobCount(cfg config) int {
 // runner is one run in progress: its results so far, and where each
 // contender hit the cap.
 type runner struct {
-	cfg   config
-	spawn spawner
-	bar   progress
-	res   *results
+	cfg      config
+	spawn    spawner
+	progress *progress
+	res      *results
 	// cappedOn maps a contender key and "/" and a scenario or "script "
 	// and a script name to the shape on which it hit the cap: larger shapes
 	// skip it.
@@ -169,7 +169,7 @@ func (rn *runner) cell(s workload.Shape, sc workload.Scenario) {
 			r.Status, r.Note = statusNA, "cannot take racks"
 		case rn.cappedOn[c.Key+"/"+string(sc)] != "":
 			r.Status, r.Note = statusSkipped, "not run: over the cap on "+rn.cappedOn[c.Key+"/"+string(sc)]
-			_ = rn.bar.Add(rn.cfg.reps)
+			rn.progress.add(rn.cfg.reps)
 		default:
 			active = append(active, r)
 		}
@@ -181,7 +181,7 @@ func (rn *runner) cell(s workload.Shape, sc workload.Scenario) {
 				continue
 			}
 			out := rn.spawn(job{Contender: r.C.Key, Shape: s, Scenario: sc, Seed: rn.cfg.seed, Cap: rn.cfg.cap})
-			_ = rn.bar.Add(1)
+			rn.progress.add(1)
 			rn.record(r, out, s, sc, rn.cfg.reps-rep-1)
 		}
 	}
@@ -195,10 +195,10 @@ func (rn *runner) record(r *row, out result, s workload.Shape, sc workload.Scena
 	case out.Capped:
 		r.Status, r.Note, r.Cap = statusCapped, "> cap "+rn.cfg.cap.String()+" ("+out.Phase+")", rn.cfg.cap
 		rn.cappedOn[r.C.Key+"/"+string(sc)] = s.Short()
-		_ = rn.bar.Add(remaining)
+		rn.progress.add(remaining)
 	case out.Err != "":
 		r.Status, r.Note = statusError, out.Err
-		_ = rn.bar.Add(remaining)
+		rn.progress.add(remaining)
 	default:
 		r.Times = append(r.Times, time.Duration(out.Nanos))
 		r.Allocs = append(r.Allocs, out.AllocBytes)
@@ -220,17 +220,17 @@ func (rn *runner) script(s workload.Shape, name string, c contender.Contender) {
 	key := c.Key + "/script " + name
 	if on := rn.cappedOn[key]; on != "" {
 		sr.Status, sr.Note = statusSkipped, "not run: over the cap on "+on
-		_ = rn.bar.Add(1)
+		rn.progress.add(1)
 		return
 	}
 	if why := predictOverCap(rn.res, s, name, c, 2*rn.cfg.cap, rn.cfg.seed); why != "" {
 		sr.Status, sr.Note = statusSkipped, why
 		rn.cappedOn[key] = s.Short()
-		_ = rn.bar.Add(1)
+		rn.progress.add(1)
 		return
 	}
 	out := rn.spawn(job{Contender: c.Key, Shape: s, Script: name, Seed: rn.cfg.seed, Cap: rn.cfg.cap})
-	_ = rn.bar.Add(1)
+	rn.progress.add(1)
 	switch {
 	case out.Capped:
 		sr.Status, sr.Note = statusCapped, "> cap "+(2*rn.cfg.cap).String()
