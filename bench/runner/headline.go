@@ -51,11 +51,24 @@ var (
 			}},
 		{protocol: "sticky (eager)", ours: "ours-sarama-sticky", peers: []string{"franz-sticky", "franz-sticky-log", "sarama-sticky"}, mbFrom: 40_000, limit: from(40_000, 0.75)},
 	}
+	codecPairings = []pairing{
+		{protocol: "cooperative-sticky", ours: "ours-coop", peers: []string{"franz-coop", "franz-coop-log", "sarama-coop"}, limit: peerLimit, floorLimit: from(0, 3)},
+		{protocol: "sticky (eager)", ours: "ours-sticky", peers: []string{"franz-sticky", "franz-sticky-log", "sarama-sticky"}, limit: peerLimit, mbFrom: 1},
+	}
 	franzPairings = []pairing{
 		{protocol: "cooperative-sticky", ours: "ours-franz-coop", peers: []string{"franz-coop", "franz-coop-log"}, limit: from(0, 0.2), floorLimit: floorTarget},
 		{protocol: "sticky (eager)", ours: "ours-franz-sticky", peers: []string{"franz-sticky", "franz-sticky-log"}, limit: from(0, 0.5), floorLimit: floorTarget},
 	}
 )
+
+// peerLimit: never slower than franz-go below 10k partitions, half its
+// time from 10k.
+func peerLimit(n int) float64 {
+	if n < 10_000 {
+		return 1
+	}
+	return 0.5
+}
 
 // floorTarget: within 3× the floor from 10k partitions, 2× from 100k.
 func floorTarget(n int) float64 {

@@ -51,25 +51,10 @@ func markdown(res *results, plots []string) string {
 
 	b.WriteString(headlines(res))
 	b.WriteString(kafkaSection(res))
-	b.WriteString("## Secondary: ours through our codec, and the core alone\n\n")
-	b.WriteString("Ours with members' bytes decoded and assignments encoded by our codec directly (package wire), no client's types in between, and the core (Assign alone on a decoded group). Targets: from 10k partitions up at most 0.5× franz-go's median, at 1k never slower, within 3× of the floor (where franz-go is capped or cannot run the scenario, the floor bound alone applies).\n\n")
-	b.WriteString("### cooperative-sticky\n\n")
-	b.WriteString(mdHeader([]string{"shape", "scenario", "ours", "franz-go", "ours ÷ franz-go", "sarama", "floor", "ours ÷ floor", "ours MB / franz-go MB", "target"}))
-	for _, cl := range res.Cells {
-		ours, franz, sarama, floor := find(cl, "ours-coop"), find(cl, refKey), find(cl, "sarama-coop"), find(cl, floorKey)
-		if ours == nil {
-			continue
-		}
-		mb := "–"
-		if franz != nil && ours.AllocMed > 0 && franz.AllocMed > 0 {
-			mb = fmt.Sprintf("%.2f", float64(ours.AllocMed)/float64(franz.AllocMed))
-		}
-		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(franz), ratio(ours.XRef), short(sarama), short(floor), ratio(ours.XFloor), mb, target(cl, ours)}))
-	}
-	if sticky := stickyHeadline(res); sticky != "" {
-		b.WriteString("\n### sticky (eager)\n\n")
-		b.WriteString("Targets: from 10k partitions up, ours at most 0.5× franz-go's sticky median; at 1k never slower; allocated bytes no more than franz-go's. Core is our Assign alone on a decoded group.\n\n")
-		b.WriteString(sticky)
+	if t := pathTable(res, codecPairings); t != "" {
+		b.WriteString("## Secondary: ours through our codec\n\n")
+		b.WriteString("Ours with the members' bytes decoded and the assignments encoded by our codec directly (package wire), no client's types in between; the core rows (Assign alone on a decoded group) are in Every contender's time. Targets: at 1k partitions never slower than franz-go, from 10k at most 0.5× its median; cooperative-sticky within 3× of the floor, eager sticky allocating no more than franz-go.\n\n")
+		b.WriteString(t)
 	}
 	if slopes := slopeTable(res); slopes != "" {
 		b.WriteString("\n## Growth: log-log slope of the median against partitions\n\n")
@@ -152,71 +137,8 @@ const definitions = `
 - **rack-local**: racks scenario, the share of partitions given to a member in one of the partition's replica racks (three racks, two replicas per partition).
 `
 
-// stickyHeadline renders the eager sticky comparison: ours (bytes in and
-// core) against franz-go's and sarama's sticky, with its targets.
-func stickyHeadline(res *results) string {
-	var b strings.Builder
-	for _, cl := range res.Cells {
-		ours, core, franz, sarama := find(cl, "ours-sticky"), find(cl, "ours-sticky-core"), find(cl, "franz-sticky"), find(cl, "sarama-sticky")
-		if ours == nil {
-			continue
-		}
-		ratioText, x := divide(ours, franz)
-		coreText, _ := divide(core, franz)
-		mb, verdict := "–", "–"
-		if x > 0 {
-			limit := peerLimit(cl)
-			var missed []string
-			if x > limit {
-				missed = append(missed, fmt.Sprintf("÷franz-go %.2f > %.1f", x, limit))
-			}
-			if franz.Status == statusOK && ours.AllocMed > 0 && franz.AllocMed > 0 {
-				m := float64(ours.AllocMed) / float64(franz.AllocMed)
-				mb = fmt.Sprintf("%.2f", m)
-				if m > 1 {
-					missed = append(missed, fmt.Sprintf("MB %.2f× franz-go's", m))
-				}
-			}
-			verdict = "met"
-			if len(missed) > 0 {
-				verdict = "missed: " + strings.Join(missed, "; ")
-			}
-		}
-		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(core), short(franz), short(sarama), ratioText, coreText, mb, verdict}))
-	}
-	if b.Len() == 0 {
-		return ""
-	}
-	return mdHeader([]string{"shape", "scenario", "ours", "ours core", "franz-go", "sarama", "ours ÷ franz-go", "core ÷ franz-go", "ours MB / franz-go MB", "target"}) + b.String()
-}
 
-// peerLimit is the most ours may take as a multiple of franz-go's median in
-// cell cl: half from 10k partitions up, never slower below.
-func peerLimit(cl *cell) float64 {
-	if cl.Shape.Total() < 10_000 {
-		return 1
-	}
-	return 0.5
-}
 
-// target says whether ours meets its targets in cell cl.
-func target(cl *cell, ours *row) string {
-	if ours.Median == 0 {
-		return "–"
-	}
-	var missed []string
-	limit := peerLimit(cl)
-	if ours.XRef > limit {
-		missed = append(missed, fmt.Sprintf("÷franz-go %.2f > %.1f", ours.XRef, limit))
-	}
-	if ours.XFloor > 3 {
-		missed = append(missed, fmt.Sprintf("×floor %.1f > 3", ours.XFloor))
-	}
-	if len(missed) == 0 {
-		return "met"
-	}
-	return "missed: " + strings.Join(missed, "; ")
-}
 
 // slopeTable renders, per contender and scenario, the least-squares slope
 // of log(median) against log(partitions) over the shapes it ran.

@@ -49,16 +49,13 @@ func splitContenders(cs []contender.Contender) (main []contender.Contender, vari
 	styles = map[string]plotkit.Style{}
 	for _, pk := range plotKeys {
 		if i := slices.IndexFunc(cs, func(c contender.Contender) bool { return c.Key == pk.key }); i >= 0 {
-			main = append(main, cs[i])
-			styles[pk.key] = pk.style
+			main, styles[pk.key] = append(main, cs[i]), pk.style
 		}
 	}
-	yours := 0
 	for _, c := range cs {
 		if c.Family == familyYours && !c.Core {
+			styles[c.Key] = plotkit.Style{Color: plotkit.Color(yoursColors[len(main)%len(yoursColors)]), Shape: draw.PyramidGlyph{}}
 			main = append(main, c)
-			styles[c.Key] = plotkit.Style{Color: plotkit.Color(yoursColors[yours%len(yoursColors)]), Shape: draw.PyramidGlyph{}}
-			yours++
 		}
 	}
 	for _, c := range cs {
@@ -70,17 +67,11 @@ func splitContenders(cs []contender.Contender) (main []contender.Contender, vari
 		main, variants = variants, nil
 	}
 	for i, c := range variants {
-		st := plotkit.Nth(i)
-		st.Dashes = familyDashes(c)
-		styles[c.Key] = st
+		styles[c.Key] = plotkit.Style{Color: plotkit.Nth(i).Color, Shape: plotkit.Nth(i).Shape, Dashes: familyDashes(c)}
 	}
-	if len(variants) == 0 {
-		for i, c := range main {
-			if _, ok := styles[c.Key]; !ok {
-				st := plotkit.Nth(i)
-				st.Dashes = familyDashes(c)
-				styles[c.Key] = st
-			}
+	for i, c := range main {
+		if _, ok := styles[c.Key]; !ok { // a run with none of plotKeys
+			styles[c.Key] = plotkit.Style{Color: plotkit.Nth(i).Color, Shape: plotkit.Nth(i).Shape, Dashes: familyDashes(c)}
 		}
 	}
 	return main, variants, styles
