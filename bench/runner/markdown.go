@@ -137,9 +137,6 @@ const definitions = `
 - **rack-local**: racks scenario, the share of partitions given to a member in one of the partition's replica racks (three racks, two replicas per partition).
 `
 
-
-
-
 // slopeTable renders, per contender and scenario, the least-squares slope
 // of log(median) against log(partitions) over the shapes it ran.
 func slopeTable(res *results) string {
