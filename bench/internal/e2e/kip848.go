@@ -1,0 +1,278 @@
+package e2e
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// KgoConsumerProtocol is franz-go members on the KIP-848 consumer protocol:
+// kgo.ServerSideBalancer with kgo's sticky balancer listed first, so that
+// the broker assigns with its "uniform" assignor (on kfake, kfake's own
+// simplified uniform; on Apache Kafka, Kafka's UniformAssignor).
+var KgoConsumerProtocol = Kind{Name: "kgo-848", ServerSide: true, Kgo: func() []kgo.GroupBalancer {
+	return []kgo.GroupBalancer{kgo.StickyBalancer()}
+}}
+
+// KIP848Kinds are the contenders of the KIP-848 comparison: ours on
+// franz-go (classic protocol, cooperative-sticky, fast re-join), kgo on the
+// consumer protocol, kgo's classic cooperative-sticky and kgo's eager
+// sticky. Every one promises no overlapping claims and no lost record.
+var KIP848Kinds = []Kind{OursKgo, KgoConsumerProtocol, KgoCooperativeSticky, KgoSticky}
+
+// KIP848Scripts are the scripts of the KIP-848 comparison: the rolling
+// restart of 4 with each replacement starting before the group settled
+// without the member it replaces and, in rolling-restart-settled, after; the
+// scale 1 → 6 → 1; the crash; the static restart.
+var KIP848Scripts = []Script{
+	{"rolling-restart", true, rollingRestart},
+	{"rolling-restart-settled", true, rollingRestartSettled},
+	{"scale-out-in", true, scaleOutIn},
+	{"crash", true, crashAndReplace},
+	{"static-restart", true, staticRestart},
+}
+
+// rollingRestartSettled restarts each of 4 members in turn, the
+// replacement starting only once the group has settled without the member
+// it replaces: two rebalances per restart, the second of which moves
+// partitions away from members that hold them.
+func rollingRestartSettled(h *Harness, k Kind) error {
+	ms, err := startAll(h, k, 4, false)
+	if err != nil {
+		return err
+	}
+	h.MarkStart()
+	for i := range ms {
+		h.Leave(ms[i])
+		if err := h.stable(); err != nil {
+			return err
+		}
+		if ms[i], err = join(h, k, i, 1, ""); err != nil {
+			return err
+		}
+	}
+	h.MarkEnd()
+	return nil
+}
+
+// Timing names a set of group timings of the comparison.
+type Timing string
+
+// The comparison's timings.
+const (
+	// Short: every protocol heartbeats every 150 ms with a 1.5 s session
+	// (the classic ones as client options, the consumer protocol's as
+	// broker or group configs).
+	Short Timing = "short"
+	// Defaults: each protocol's defaults (kgo's classic 3 s and 45 s, the
+	// consumer protocol's 5 s and 45 s, see ClientDefaults), each event
+	// at a random point of the heartbeat cycle.
+	Defaults Timing = "defaults"
+)
+
+// KIP848Work is what each member pays in the comparison: 2 ms per record
+// (at 300 records/s one member is 60% busy) and 500 ms to take over a
+// partition new to it.
+var KIP848Work = Work{PerRecord: 2 * time.Millisecond, Takeover: 500 * time.Millisecond}
+
+// KIP848Options returns the comparison's options for kind k at timing t:
+// two topics of 12 partitions, 300 records/s, KIP848Work, and, at the
+// default timings, each step waiting a random time up to k's heartbeat
+// interval once the group is stable (Options.Jitter), so that every event
+// falls at a random point of the heartbeat cycle.
+func KIP848Options(t Timing, k Kind) (Options, error) {
+	var o Options
+	switch t {
+	case Short:
+	case Defaults:
+		o = ClientDefaults()
+	default:
+		return Options{}, fmt.Errorf("e2e: unknown timing %q (want %q or %q)", t, Short, Defaults)
+	}
+	o.Rate, o.Work = 300, KIP848Work
+	o.defaults()
+	if t == Defaults {
+		o.Jitter = o.KgoHeartbeat
+		if k.ServerSide {
+			o.Jitter = o.ConsumerHeartbeat
+		}
+	}
+	return o, nil
+}
+
+// Run is one script run of the comparison, as its figures keep it.
+type Run struct {
+	Broker string `json:"broker"` // "kfake" or "Apache Kafka 4.4.0"
+	Timing Timing `json:"timing"`
+	Script string `json:"script"`
+	Kind   string `json:"kind"`
+	Err    string `json:"error,omitempty"`
+	// ConsumerGroup: the coordinator described the group as a KIP-848
+	// consumer group.
+	ConsumerGroup bool `json:"consumer_group"`
+	Events        int  `json:"events"`
+	// SettleMedian is the median of the run's settle times per event
+	// (Report.MedianSettle), SettleMax the largest.
+	SettleMedian time.Duration `json:"settle_median"`
+	SettleMax    time.Duration `json:"settle_max"`
+	Unowned      float64       `json:"unowned_partition_seconds"`
+	Paused       int           `json:"paused_records"`
+	LongestPause time.Duration `json:"longest_pause"`
+	Rebalances   int           `json:"rebalances"`
+	Overlaps     int           `json:"overlaps"`
+	Lost         int           `json:"lost"`
+	Duplicates   int           `json:"duplicates"`
+	Produced     int           `json:"produced"`
+}
+
+// RunOf keeps a report's figures (err, if any, marks a failed run).
+func RunOf(broker string, t Timing, rep Report, err error) Run {
+	r := Run{Broker: broker, Timing: t, Script: rep.Script, Kind: rep.Kind}
+	if err != nil {
+		r.Err = err.Error()
+		return r
+	}
+	r.ConsumerGroup = rep.ConsumerGroup
+	r.Events = len(rep.Settles)
+	r.SettleMedian, r.SettleMax = rep.MedianSettle(), rep.MaxSettle()
+	r.Unowned, r.Paused, r.LongestPause = rep.UnownedSeconds, rep.PausedRecords, rep.MaxPause()
+	r.Rebalances, r.Overlaps, r.Lost, r.Duplicates, r.Produced = rep.Rebalances, len(rep.Overlaps), rep.Lost, rep.Duplicates, rep.Produced
+	return r
+}
+
+// RunKIP848 runs one script with one kind at timing t on a fresh harness
+// (a fresh kfake, or brokers when given: then the group and its topics are
+// named after group) and keeps its figures; logf, if set, sees progress.
+func RunKIP848(s Script, k Kind, t Timing, brokers []string, group string, logf func(string, ...any)) (Report, error) {
+	o, err := KIP848Options(t, k)
+	if err != nil {
+		return Report{}, err
+	}
+	o.Brokers, o.Logf = brokers, logf
+	if group != "" {
+		o.Group = group
+		if len(brokers) > 0 {
+			o.Topics = map[string]int32{group + "-a": 12, group + "-b": 12}
+		}
+	}
+	return RunScript(s, k, o, time.Minute)
+}
+
+// Spread is one figure over several runs: the median and the range.
+type Spread struct{ Median, Min, Max float64 }
+
+// spreadOf summarises vs (zero for none).
+func spreadOf(vs []float64) Spread {
+	if len(vs) == 0 {
+		return Spread{}
+	}
+	return Spread{Median: medianFloat(slices.Clone(vs)), Min: slices.Min(vs), Max: slices.Max(vs)}
+}
+
+// KIP848Row is the comparison's summary of one script, kind, broker and
+// timing over its runs.
+type KIP848Row struct {
+	Broker        string
+	Timing        Timing
+	Script, Kind  string
+	Runs, Failed  int
+	ConsumerGroup int // runs the coordinator described as a consumer group
+	// Settle is the runs' median settle per event and Pause their longest
+	// member pause, in seconds; Unowned partition-seconds; Paused records.
+	Settle, Unowned, Paused, Pause Spread
+	// Overlaps, Lost and Duplicates are summed over runs; Events is the
+	// median count of events per run.
+	Overlaps, Lost, Duplicates int
+	Events                     float64
+	Errors                     []string
+}
+
+// SummarizeKIP848 groups runs by broker, timing, script and kind (in the
+// order they first appear) and summarises each group.
+func SummarizeKIP848(runs []Run) []KIP848Row {
+	type key struct {
+		broker       string
+		timing       Timing
+		script, kind string
+	}
+	var order []key
+	groups := map[key][]Run{}
+	for _, r := range runs {
+		k := key{r.Broker, r.Timing, r.Script, r.Kind}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	var rows []KIP848Row
+	for _, k := range order {
+		row := KIP848Row{Broker: k.broker, Timing: k.timing, Script: k.script, Kind: k.kind}
+		var settle, unowned, paused, pause, events []float64
+		for _, r := range groups[k] {
+			if r.Err != "" {
+				row.Failed++
+				row.Errors = append(row.Errors, r.Err)
+				continue
+			}
+			row.Runs++
+			if r.ConsumerGroup {
+				row.ConsumerGroup++
+			}
+			settle = append(settle, r.SettleMedian.Seconds())
+			unowned = append(unowned, r.Unowned)
+			paused = append(paused, float64(r.Paused))
+			pause = append(pause, r.LongestPause.Seconds())
+			events = append(events, float64(r.Events))
+			row.Overlaps += r.Overlaps
+			row.Lost += r.Lost
+			row.Duplicates += r.Duplicates
+		}
+		row.Settle, row.Unowned, row.Paused, row.Pause = spreadOf(settle), spreadOf(unowned), spreadOf(paused), spreadOf(pause)
+		row.Events = medianFloat(events)
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// MarkdownKIP848 renders rows as one Markdown table per broker and timing,
+// in the order the rows come: for each script and kind, the runs, then
+// medians over runs with their range (min–max) of the settle time per event
+// (each run's median), the partition-seconds without an owner, the paused
+// records and the longest member pause, then the overlaps, lost records and
+// duplicates summed over runs.
+func MarkdownKIP848(rows []KIP848Row) string {
+	var b strings.Builder
+	section := ""
+	for _, r := range rows {
+		if s := r.Broker + " / " + string(r.Timing); s != section {
+			if section != "" {
+				b.WriteString("\n")
+			}
+			section = s
+			fmt.Fprintf(&b, "#### %s, %s timings\n\n", r.Broker, r.Timing)
+			b.WriteString("| script | kind | runs | settle per event, s | unowned partition-s | paused records | longest member pause, s | overlaps | lost | duplicates |\n")
+			b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+		}
+		runs := fmt.Sprint(r.Runs)
+		if r.Failed > 0 {
+			runs += fmt.Sprintf(" (+%d failed)", r.Failed)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d | %d | %d |\n",
+			r.Script, r.Kind, runs, r.Settle.format("%.2f"), r.Unowned.format("%.1f"), r.Paused.format("%.0f"),
+			r.Pause.format("%.2f"), r.Overlaps, r.Lost, r.Duplicates)
+	}
+	return b.String()
+}
+
+// format shows the median and, when the runs differ, the range.
+func (s Spread) format(verb string) string {
+	med := fmt.Sprintf(verb, s.Median)
+	lo, hi := fmt.Sprintf(verb, s.Min), fmt.Sprintf(verb, s.Max)
+	if lo == hi {
+		return med
+	}
+	return fmt.Sprintf("%s (%s–%s)", med, lo, hi)
+}

@@ -1,0 +1,42 @@
+package e2e
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSummarizeKIP848 pins the comparison's summary: medians with the
+// range over successful runs, failures counted apart, safety counts summed.
+func TestSummarizeKIP848(t *testing.T) {
+	run := func(kind string, settleMS int, unowned float64, paused, overlaps int) Run {
+		return RunOf("kfake", Short, Report{Script: "scale-out-in", Kind: kind, Settles: []time.Duration{time.Duration(settleMS) * time.Millisecond},
+			UnownedSeconds: unowned, PausedRecords: paused, Overlaps: make([]Overlap, overlaps)}, nil)
+	}
+	runs := []Run{
+		run("a", 100, 1, 10, 0), run("b", 50, 2, 20, 1), run("a", 300, 3, 30, 0),
+		RunOf("kfake", Short, Report{Script: "scale-out-in", Kind: "a"}, errors.New("e2e: group not stable")),
+		run("a", 200, 2, 20, 0),
+	}
+	rows := SummarizeKIP848(runs)
+	if len(rows) != 2 || rows[0].Kind != "a" || rows[1].Kind != "b" {
+		t.Fatalf("rows %+v, want a then b", rows)
+	}
+	a := rows[0]
+	if a.Runs != 3 || a.Failed != 1 || len(a.Errors) != 1 {
+		t.Errorf("runs %d failed %d errors %v", a.Runs, a.Failed, a.Errors)
+	}
+	if a.Settle != (Spread{0.2, 0.1, 0.3}) || a.Unowned != (Spread{2, 1, 3}) || a.Paused != (Spread{20, 10, 30}) {
+		t.Errorf("settle %+v unowned %+v paused %+v", a.Settle, a.Unowned, a.Paused)
+	}
+	if rows[1].Overlaps != 1 {
+		t.Errorf("b's overlaps %d, want 1", rows[1].Overlaps)
+	}
+	md := MarkdownKIP848(rows)
+	for _, want := range []string{"#### kfake, short timings", "| scale-out-in | a | 3 (+1 failed) | 0.20 (0.10–0.30) | 2.0 (1.0–3.0) | 20 (10–30) |", "| scale-out-in | b | 1 | 0.05 | 2.0 | 20 |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
