@@ -34,7 +34,10 @@ type watcher struct {
 	// a consumer-protocol group at least once.
 	consumer, seenConsumer bool
 	topicNames             map[[16]byte]string
-	lastEpoch              int32
+	// reconciled: at the last describe, the target assignment was at the
+	// group's epoch and every member at that epoch.
+	reconciled bool
+	lastEpoch  int32
 	lastTarget             string
 	// classic is the plan of the stable generation of a classic group on
 	// an external broker, by member ID (nil while the group is not stable).
@@ -106,8 +109,13 @@ func (w *watcher) describeConsumer(ctx context.Context) {
 		plan[m.MemberID] = w.named(m.TargetAssignment)
 	}
 	key := fmt.Sprint(plan)
+	reconciled := g.AssignmentEpoch == g.Epoch
+	for _, m := range g.Members {
+		reconciled = reconciled && m.MemberEpoch == g.Epoch
+	}
 	w.mu.Lock()
 	w.seenConsumer = true
+	w.reconciled = reconciled
 	fresh := g.AssignmentEpoch != w.lastEpoch || key != w.lastTarget
 	w.lastEpoch, w.lastTarget = g.AssignmentEpoch, key
 	w.mu.Unlock()
@@ -208,6 +216,17 @@ func (w *watcher) classicPlan() (map[string][]assignor.TopicPartitions, bool) {
 	return out, true
 }
 
+// consumerReconciled reports whether, at the last describe, the consumer
+// group's target assignment was at its epoch and every member had
+// reconciled to it (a member that joined is listed, with nothing, before
+// its target assignment is computed: Kafka 4.4 computes it asynchronously,
+// at most once per consumer.assignment.interval.ms).
+func (w *watcher) consumerReconciled() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.reconciled
+}
+
 // sawConsumerGroup reports whether the coordinator described the group as
 // a KIP-848 consumer group.
 func (w *watcher) sawConsumerGroup() bool {
@@ -232,6 +251,11 @@ func (h *Harness) setGroupTimings() error {
 		c.Name, c.Value = name, kmsg.StringPtr(fmt.Sprint(d.Milliseconds()))
 		r.Configs = append(r.Configs, c)
 	}
+	if d := h.opts.ConsumerAssignmentInterval; d != 0 {
+		c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
+		c.Name, c.Value = "consumer.assignment.interval.ms", kmsg.StringPtr(fmt.Sprint(max(0, d.Milliseconds())))
+		r.Configs = append(r.Configs, c)
+	}
 	req.Resources = append(req.Resources, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -239,6 +263,7 @@ func (h *Harness) setGroupTimings() error {
 	if err != nil {
 		return fmt.Errorf("e2e: set group %s timings: %w", h.opts.Group, err)
 	}
+	want := map[string]string{}
 	for _, r := range resp.Resources {
 		if r.ErrorCode != 0 {
 			msg := ""
@@ -248,5 +273,37 @@ func (h *Harness) setGroupTimings() error {
 			return fmt.Errorf("e2e: set group %s timings: error code %d %s", h.opts.Group, r.ErrorCode, msg)
 		}
 	}
-	return nil
+	for _, c := range req.Resources[0].Configs {
+		want[c.Name] = *c.Value
+	}
+	return h.awaitGroupConfigs(ctx, want)
+}
+
+// awaitGroupConfigs waits until the broker describes the group's configs
+// as want: a group created before they reach the coordinator would get the
+// broker's defaults in its first heartbeat responses.
+func (h *Harness) awaitGroupConfigs(ctx context.Context, want map[string]string) error {
+	for {
+		req := kmsg.NewPtrDescribeConfigsRequest()
+		r := kmsg.NewDescribeConfigsRequestResource()
+		r.ResourceType, r.ResourceName = kmsg.ConfigResourceTypeGroupConfig, h.opts.Group
+		req.Resources = append(req.Resources, r)
+		resp, err := req.RequestWith(ctx, h.admin)
+		if err == nil && len(resp.Resources) == 1 && resp.Resources[0].ErrorCode == 0 {
+			matched := 0
+			for _, c := range resp.Resources[0].Configs {
+				if v, ok := want[c.Name]; ok && c.Value != nil && *c.Value == v {
+					matched++
+				}
+			}
+			if matched == len(want) {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("e2e: group %s configs %v not in effect: %w", h.opts.Group, want, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }

@@ -96,6 +96,26 @@ func Start(opts Options) (*Harness, error) {
 // (Options.Brokers) rather than an in-process kfake.
 func (h *Harness) external() bool { return len(h.opts.Brokers) > 0 }
 
+// deleteTopics deletes the run's topics from an external cluster (best
+// effort: a failure leaves them behind).
+func (h *Harness) deleteTopics() {
+	if !h.external() {
+		return
+	}
+	req := kmsg.NewPtrDeleteTopicsRequest()
+	req.TopicNames = h.opts.topicNames()
+	for _, name := range req.TopicNames {
+		t := kmsg.NewDeleteTopicsRequestTopic()
+		t.Topic = kmsg.StringPtr(name)
+		req.Topics = append(req.Topics, t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := req.RequestWith(ctx, h.admin); err != nil {
+		h.logf("delete topics %v: %v", req.TopicNames, err)
+	}
+}
+
 func (h *Harness) closeCluster() {
 	if h.cluster != nil {
 		h.cluster.Close()
@@ -381,6 +401,7 @@ func (h *Harness) converged(owner map[TP]string) bool {
 		plan, ok = h.watch.classicPlan()
 	} else {
 		plan, ok = h.rec.latestPlan()
+		ok = ok && (!h.watch.sawConsumerGroup() || h.watch.consumerReconciled())
 	}
 	if !ok {
 		return false
@@ -452,6 +473,7 @@ func (h *Harness) Finish(script, kind string, timeout time.Duration) (Report, er
 		committed = c
 	}
 	h.watch.stop()
+	h.deleteTopics()
 	h.admin.Close()
 	h.closeCluster()
 
@@ -510,6 +532,7 @@ func (h *Harness) Close() {
 		h.Leave(m)
 	}
 	h.watch.stop()
+	h.deleteTopics()
 	h.admin.Close()
 	h.closeCluster()
 }

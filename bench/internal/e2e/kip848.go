@@ -143,19 +143,29 @@ func RunOf(broker string, t Timing, rep Report, err error) Run {
 	return r
 }
 
-// RunKIP848 runs one script with one kind at timing t on a fresh harness
-// (a fresh kfake, or brokers when given: then the group and its topics are
-// named after group) and keeps its figures; logf, if set, sees progress.
-func RunKIP848(s Script, k Kind, t Timing, brokers []string, group string, logf func(string, ...any)) (Report, error) {
+// Target is where RunKIP848 runs: a fresh kfake when Brokers is empty, else
+// the external cluster Brokers, with the group and its topics named after
+// Group and, if nonzero, the consumer protocol's assignment interval set
+// (Options.ConsumerAssignmentInterval).
+type Target struct {
+	Brokers            []string
+	Group              string
+	AssignmentInterval time.Duration
+	Logf               func(string, ...any)
+}
+
+// RunKIP848 runs one script with one kind at timing t on target and returns
+// its report.
+func RunKIP848(s Script, k Kind, t Timing, target Target) (Report, error) {
 	o, err := KIP848Options(t, k)
 	if err != nil {
 		return Report{}, err
 	}
-	o.Brokers, o.Logf = brokers, logf
-	if group != "" {
-		o.Group = group
-		if len(brokers) > 0 {
-			o.Topics = map[string]int32{group + "-a": 12, group + "-b": 12}
+	o.Brokers, o.Logf, o.ConsumerAssignmentInterval = target.Brokers, target.Logf, target.AssignmentInterval
+	if g := target.Group; g != "" {
+		o.Group = g
+		if len(target.Brokers) > 0 {
+			o.Topics = map[string]int32{g + "-a": 12, g + "-b": 12}
 		}
 	}
 	return RunScript(s, k, o, time.Minute)

@@ -32,7 +32,7 @@ func TestE2EKIP848(t *testing.T) {
 	}
 	for _, k := range e2e.KIP848Kinds {
 		t.Run(k.Name, func(t *testing.T) {
-			rep, err := e2e.RunKIP848(s, k, e2e.Short, nil, "", t.Logf)
+			rep, err := e2e.RunKIP848(s, k, e2e.Short, e2e.Target{Logf: t.Logf})
 			if err != nil {
 				t.Fatal(err)
 			}

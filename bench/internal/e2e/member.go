@@ -252,6 +252,7 @@ func (h *Harness) startKgo(m *Member) error {
 	if m.Kind.ServerSide {
 		opts = append(opts, kgo.ServerSideBalancer())
 	}
+
 	// A balancer that binds itself to its client (this module's franz-go
 	// adapter, for fast re-join) is also passed as a hook, as its doc asks.
 	for _, b := range balancers {

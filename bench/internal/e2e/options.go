@@ -45,6 +45,13 @@ type Options struct {
 	// consumer.session.timeout.ms). Defaults KgoHeartbeat and KgoSession, so
 	// that both protocols run at the same timings.
 	ConsumerHeartbeat, ConsumerSession time.Duration
+	// ConsumerAssignmentInterval, if nonzero, is the group's
+	// consumer.assignment.interval.ms on an external broker: the least time
+	// between two target assignments of a consumer-protocol group (KIP-1263;
+	// Kafka 4.4's default is 1 s, and kfake has no such interval); negative
+	// sets 0, an assignment for every change. Zero leaves the broker's
+	// default.
+	ConsumerAssignmentInterval time.Duration
 	// Work is what each franz-go member pays to process records (none by
 	// default).
 	Work Work

@@ -105,13 +105,23 @@ func (m *Member) nextRecord(now time.Time) (*kgo.Record, time.Time) {
 	return nil, wake
 }
 
+// maxPoll is how many records a member polls, and processes at most,
+// between two AllowRebalance calls: at KIP848Work's 2 ms per record, 200 ms
+// of work, well inside the short timings' 1.5 s session (kgo sends no
+// heartbeat while a reassignment waits for AllowRebalance).
+const maxPoll = 100
+
 // drain processes queued records of ready partitions, each costing
-// Work.PerRecord, until none is ready or ctx ends, marking each for commit.
-// It returns when the first still-warming partition with queued records
-// becomes ready (zero if none).
+// Work.PerRecord, marking each for commit, until none is ready, maxPoll are
+// done or ctx ends. It returns when the first still-warming partition with
+// queued records becomes ready (zero if none), or now if ready records
+// remain.
 func (m *Member) drain(ctx context.Context, cl *kgo.Client) time.Time {
 	cost := m.h.opts.Work.PerRecord
-	for ctx.Err() == nil {
+	for range maxPoll {
+		if ctx.Err() != nil {
+			break
+		}
 		r, wake := m.nextRecord(time.Now())
 		if r == nil {
 			return wake
@@ -124,7 +134,7 @@ func (m *Member) drain(ctx context.Context, cl *kgo.Client) time.Time {
 			cl.MarkCommitRecords(r)
 		}
 	}
-	return time.Time{}
+	return time.Now()
 }
 
 // pollLoop is a franz-go member's consumer loop: poll (at most until the
@@ -137,7 +147,7 @@ func (m *Member) pollLoop(ctx context.Context, cl *kgo.Client) {
 		if !wake.IsZero() {
 			pctx, cancel = context.WithDeadline(ctx, wake)
 		}
-		fetches := cl.PollRecords(pctx, 500)
+		fetches := cl.PollRecords(pctx, maxPoll)
 		cancel()
 		m.enqueue(fetches)
 		wake = m.drain(ctx, cl)
