@@ -38,7 +38,7 @@ type watcher struct {
 	// group's epoch and every member at that epoch.
 	reconciled bool
 	lastEpoch  int32
-	lastTarget             string
+	lastTarget string
 	// classic is the plan of the stable generation of a classic group on
 	// an external broker, by member ID (nil while the group is not stable).
 	classic map[string][]assignor.TopicPartitions
