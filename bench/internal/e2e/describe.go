@@ -78,12 +78,14 @@ func (w *watcher) run(ctx context.Context) {
 		case <-tick.C:
 		}
 		w.mu.Lock()
-		consumer := w.consumer
+		consumer, seen := w.consumer, w.seenConsumer
 		w.mu.Unlock()
-		switch {
-		case consumer:
+		if consumer {
 			w.describeConsumer(ctx)
-		case w.h.external():
+		}
+		// A classic group that a consumer-protocol member joins stays
+		// classic until the coordinator converts it (or refuses to).
+		if w.h.external() && !seen {
 			w.describeClassic(ctx)
 		}
 	}

@@ -58,6 +58,34 @@ func rollingRestartSettled(h *Harness, k Kind) error {
 	return nil
 }
 
+// CheckKIP848 returns what a run of kind k broke of what every contender of
+// the comparison promises: no overlapping claims (an evicted member's window
+// excepted), every record produced, consumed and committed; a
+// consumer-protocol kind must have run as one (the coordinator described the
+// group so and planned its rebalances) and a classic kind not; ours must
+// have planned a rebalance in the window.
+func CheckKIP848(k Kind, rep Report) []error {
+	var errs []error
+	for _, o := range rep.Overlaps {
+		if !o.Evicted {
+			errs = append(errs, fmt.Errorf("overlap: %v", o))
+		}
+	}
+	if rep.Produced == 0 || rep.Lost != 0 || len(rep.Uncommitted) > 0 {
+		errs = append(errs, fmt.Errorf("produced %d, lost %d, uncommitted %v", rep.Produced, rep.Lost, rep.Uncommitted))
+	}
+	if rep.ConsumerGroup != k.ServerSide {
+		errs = append(errs, fmt.Errorf("%s: described as a consumer-protocol group: %v, want %v", k.Name, rep.ConsumerGroup, k.ServerSide))
+	}
+	switch {
+	case k.ServerSide && rep.PlannedBy(func(kind, _ string) bool { return kind == brokerLeader }) == 0:
+		errs = append(errs, fmt.Errorf("%s: the coordinator planned no rebalance in the window (plans by %v)", k.Name, rep.LeadersByKind))
+	case k.Name == OursKgo.Name && rep.PlannedBy(OursLed) == 0 && rep.Rebalances > 0:
+		errs = append(errs, fmt.Errorf("%s: our assignor planned none of the window's rebalances (plans by %v)", k.Name, rep.LeadersByKind))
+	}
+	return errs
+}
+
 // Timing names a set of group timings of the comparison.
 type Timing string
 

@@ -7,9 +7,6 @@ import (
 	"github.com/kgroup/assignor/bench/internal/e2e"
 )
 
-// brokerLed tells the generations a KIP-848 coordinator planned.
-func brokerLed(kind, _ string) bool { return kind == "(broker)" }
-
 // TestE2EKIP848 runs one script of the KIP-848 comparison once with each
 // contender at the short timings on kfake, consumers doing work
 // (e2e.KIP848Work); set ASSIGNOR_E2E=1. ASSIGNOR_E2E_KIP848_SCRIPT names
@@ -37,30 +34,10 @@ func TestE2EKIP848(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Log(rep.String())
-			checkKIP848(t, k, rep)
+			for _, err := range e2e.CheckKIP848(k, rep) {
+				t.Error(err)
+			}
 		})
-	}
-}
-
-// checkKIP848 asserts what every contender of the comparison promises.
-func checkKIP848(t *testing.T, k e2e.Kind, rep e2e.Report) {
-	t.Helper()
-	for _, o := range rep.Overlaps {
-		if !o.Evicted {
-			t.Errorf("overlap: %v", o)
-		}
-	}
-	if rep.Produced == 0 || rep.Lost != 0 || len(rep.Uncommitted) > 0 {
-		t.Errorf("produced %d, lost %d, uncommitted %v", rep.Produced, rep.Lost, rep.Uncommitted)
-	}
-	if rep.ConsumerGroup != k.ServerSide {
-		t.Errorf("%s: described as a consumer-protocol group: %v, want %v", k.Name, rep.ConsumerGroup, k.ServerSide)
-	}
-	switch {
-	case k.ServerSide && rep.PlannedBy(brokerLed) == 0:
-		t.Errorf("%s: the coordinator planned no rebalance in the window (plans by %v)", k.Name, rep.LeadersByKind)
-	case k.Name == e2e.OursKgo.Name && rep.PlannedBy(oursLed) == 0:
-		t.Errorf("%s: our assignor planned no rebalance in the window (plans by %v)", k.Name, rep.LeadersByKind)
 	}
 }
 
