@@ -150,10 +150,17 @@ type Run struct {
 	Paused       int           `json:"paused_records"`
 	LongestPause time.Duration `json:"longest_pause"`
 	Rebalances   int           `json:"rebalances"`
-	Overlaps     int           `json:"overlaps"`
-	Lost         int           `json:"lost"`
-	Duplicates   int           `json:"duplicates"`
-	Produced     int           `json:"produced"`
+	// Overlaps counts overlapping claims but those of a member the
+	// coordinator had already evicted (EvictedOverlaps: a member fenced
+	// after missing its session, still processing until it notices, which no
+	// assignor can prevent); Fenced counts members that had to rejoin with a
+	// new member ID.
+	Overlaps        int `json:"overlaps"`
+	EvictedOverlaps int `json:"evicted_overlaps,omitempty"`
+	Fenced          int `json:"fenced,omitempty"`
+	Lost            int `json:"lost"`
+	Duplicates      int `json:"duplicates"`
+	Produced        int `json:"produced"`
 }
 
 // RunOf keeps a report's figures (err, if any, marks a failed run).
@@ -167,7 +174,14 @@ func RunOf(broker string, t Timing, rep Report, err error) Run {
 	r.Events = len(rep.Settles)
 	r.SettleMedian, r.SettleMax = rep.MedianSettle(), rep.MaxSettle()
 	r.Unowned, r.Paused, r.LongestPause = rep.UnownedSeconds, rep.PausedRecords, rep.MaxPause()
-	r.Rebalances, r.Overlaps, r.Lost, r.Duplicates, r.Produced = rep.Rebalances, len(rep.Overlaps), rep.Lost, rep.Duplicates, rep.Produced
+	r.Rebalances, r.Lost, r.Duplicates, r.Produced, r.Fenced = rep.Rebalances, rep.Lost, rep.Duplicates, rep.Produced, len(rep.Rejoined)
+	for _, o := range rep.Overlaps {
+		if o.Evicted {
+			r.EvictedOverlaps++
+		} else {
+			r.Overlaps++
+		}
+	}
 	return r
 }
 
@@ -221,11 +235,11 @@ type KIP848Row struct {
 	// Settle is the runs' median settle per event and Pause their longest
 	// member pause, in seconds; Unowned partition-seconds; Paused records.
 	Settle, Unowned, Paused, Pause Spread
-	// Overlaps, Lost and Duplicates are summed over runs; Events is the
-	// median count of events per run.
-	Overlaps, Lost, Duplicates int
-	Events                     float64
-	Errors                     []string
+	// Overlaps, EvictedOverlaps, Fenced, Lost and Duplicates are summed over
+	// runs (see Run); Events is the median count of events per run.
+	Overlaps, EvictedOverlaps, Fenced, Lost, Duplicates int
+	Events                                              float64
+	Errors                                              []string
 }
 
 // SummarizeKIP848 groups runs by broker, timing, script and kind (in the
@@ -265,6 +279,8 @@ func SummarizeKIP848(runs []Run) []KIP848Row {
 			pause = append(pause, r.LongestPause.Seconds())
 			events = append(events, float64(r.Events))
 			row.Overlaps += r.Overlaps
+			row.EvictedOverlaps += r.EvictedOverlaps
+			row.Fenced += r.Fenced
 			row.Lost += r.Lost
 			row.Duplicates += r.Duplicates
 		}
@@ -279,8 +295,9 @@ func SummarizeKIP848(runs []Run) []KIP848Row {
 // in the order the rows come: for each script and kind, the runs, then
 // medians over runs with their range (min–max) of the settle time per event
 // (each run's median), the partition-seconds without an owner, the paused
-// records and the longest member pause, then the overlaps, lost records and
-// duplicates summed over runs.
+// records and the longest member pause, then summed over runs the overlaps
+// (with those after an eviction in brackets), the members fenced, the lost
+// records and the duplicates.
 func MarkdownKIP848(rows []KIP848Row) string {
 	var b strings.Builder
 	section := ""
@@ -291,16 +308,20 @@ func MarkdownKIP848(rows []KIP848Row) string {
 			}
 			section = s
 			fmt.Fprintf(&b, "#### %s, %s timings\n\n", r.Broker, r.Timing)
-			b.WriteString("| script | kind | runs | settle per event, s | unowned partition-s | paused records | longest member pause, s | overlaps | lost | duplicates |\n")
-			b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+			b.WriteString("| script | kind | runs | settle per event, s | unowned partition-s | paused records | longest member pause, s | overlaps | fenced | lost | duplicates |\n")
+			b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 		}
 		runs := fmt.Sprint(r.Runs)
 		if r.Failed > 0 {
 			runs += fmt.Sprintf(" (+%d failed)", r.Failed)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d | %d | %d |\n",
+		overlaps := fmt.Sprint(r.Overlaps)
+		if r.EvictedOverlaps > 0 {
+			overlaps += fmt.Sprintf(" (+%d after an eviction)", r.EvictedOverlaps)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d |\n",
 			r.Script, r.Kind, runs, r.Settle.format("%.2f"), r.Unowned.format("%.1f"), r.Paused.format("%.0f"),
-			r.Pause.format("%.2f"), r.Overlaps, r.Lost, r.Duplicates)
+			r.Pause.format("%.2f"), overlaps, r.Fenced, r.Lost, r.Duplicates)
 	}
 	return b.String()
 }

@@ -14,10 +14,12 @@ func TestSummarizeKIP848(t *testing.T) {
 		return RunOf("kfake", Short, Report{Script: "scale-out-in", Kind: kind, Settles: []time.Duration{time.Duration(settleMS) * time.Millisecond},
 			UnownedSeconds: unowned, PausedRecords: paused, Overlaps: make([]Overlap, overlaps)}, nil)
 	}
+	evicted := RunOf("kfake", Short, Report{Script: "scale-out-in", Kind: "b", Settles: []time.Duration{50 * time.Millisecond},
+		UnownedSeconds: 2, PausedRecords: 20, Overlaps: []Overlap{{Evicted: true}, {Evicted: true}}, Rejoined: []string{"b-0"}}, nil)
 	runs := []Run{
 		run("a", 100, 1, 10, 0), run("b", 50, 2, 20, 1), run("a", 300, 3, 30, 0),
 		RunOf("kfake", Short, Report{Script: "scale-out-in", Kind: "a"}, errors.New("e2e: group not stable")),
-		run("a", 200, 2, 20, 0),
+		run("a", 200, 2, 20, 0), evicted,
 	}
 	rows := SummarizeKIP848(runs)
 	if len(rows) != 2 || rows[0].Kind != "a" || rows[1].Kind != "b" {
@@ -30,11 +32,11 @@ func TestSummarizeKIP848(t *testing.T) {
 	if a.Settle != (Spread{0.2, 0.1, 0.3}) || a.Unowned != (Spread{2, 1, 3}) || a.Paused != (Spread{20, 10, 30}) {
 		t.Errorf("settle %+v unowned %+v paused %+v", a.Settle, a.Unowned, a.Paused)
 	}
-	if rows[1].Overlaps != 1 {
-		t.Errorf("b's overlaps %d, want 1", rows[1].Overlaps)
+	if b := rows[1]; b.Overlaps != 1 || b.EvictedOverlaps != 2 || b.Fenced != 1 {
+		t.Errorf("b's overlaps %d, evicted %d, fenced %d; want 1, 2, 1", b.Overlaps, b.EvictedOverlaps, b.Fenced)
 	}
 	md := MarkdownKIP848(rows)
-	for _, want := range []string{"#### kfake, short timings", "| scale-out-in | a | 3 (+1 failed) | 0.20 (0.10–0.30) | 2.0 (1.0–3.0) | 20 (10–30) |", "| scale-out-in | b | 1 | 0.05 | 2.0 | 20 |"} {
+	for _, want := range []string{"#### kfake, short timings", "| scale-out-in | a | 3 (+1 failed) | 0.20 (0.10–0.30) | 2.0 (1.0–3.0) | 20 (10–30) |", "| scale-out-in | b | 2 | 0.05 | 2.0 | 20 | 0.00 | 1 (+2 after an eviction) | 1 | 0 | 0 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
