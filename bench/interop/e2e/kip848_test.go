@@ -319,3 +319,42 @@ func TestKIP848MigrationRefusedWithUserData(t *testing.T) {
 	m.h.MarkEnd()
 	m.finish()
 }
+
+// TestKIP848StaticLeaveNeedsInstanceID pins why a static kgo member's restart on the consumer
+// protocol costs a session timeout on Kafka 4.4 (the static-restart rows of
+// docs/kip848/results.md): franz-go v1.22.3 leaves with MemberEpoch -2 but no InstanceID
+// (kgo/consumer_group_848.go, leave848), and Kafka refuses that request as invalid, so the member
+// stays until its session expires and its restarted process gets UNRELEASED_INSTANCE_ID until
+// then. The same leave with the instance ID is accepted (here: the group does not exist).
+func TestKIP848StaticLeaveNeedsInstanceID(t *testing.T) {
+	b := needBroker(t)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	for _, tc := range []struct {
+		name     string
+		instance *string
+		want     int16
+	}{
+		{"as franz-go v1.22.3 sends it: no instance ID", nil, 42}, // INVALID_REQUEST
+		{"with the instance ID", kmsg.StringPtr("static-0"), 69},  // GROUP_ID_NOT_FOUND
+	} {
+		req := kmsg.NewPtrConsumerGroupHeartbeatRequest()
+		req.Group, req.MemberID, req.MemberEpoch, req.InstanceID = kip848Group(t), "AAAAAAAAAAAAAAAAAAAAAA", -2, tc.instance
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		resp, err := req.RequestWith(ctx, cl)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.ErrorCode != tc.want {
+			msg := ""
+			if resp.ErrorMessage != nil {
+				msg = *resp.ErrorMessage
+			}
+			t.Errorf("%s: error code %d (%s), want %d", tc.name, resp.ErrorCode, msg, tc.want)
+		}
+	}
+}
