@@ -37,5 +37,8 @@
 // docs/kip848) the runs are written to DIR/<broker>-<timing>.json
 // (replacing that file) and DIR/results.md is rendered from every JSON
 // file in DIR: one table per broker and timing, medians over runs with the
-// range. -render DIR renders again without running.
+// range, then each of issue 25's targets (ours against kgo's eager sticky
+// on settle and unowned partition-seconds, against kgo on the consumer
+// protocol on unowned partition-seconds and paused records) judged by
+// e2e.Compare. -render DIR renders again without running.
 package main

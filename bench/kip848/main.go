@@ -218,7 +218,13 @@ func render(dir string) error {
 	b.WriteString("Medians over runs, the range (min–max) in brackets where runs differ; overlaps, lost and duplicates summed over runs. ")
 	b.WriteString("kfake's figures come from kfake's own simplified `uniform` assignor and group coordinator, not Kafka's; ")
 	b.WriteString("Apache Kafka 4.4.0's from a single-node broker on the same machine.\n\n")
-	b.WriteString(e2e.MarkdownKIP848(e2e.SummarizeKIP848(all)))
+	rows := e2e.SummarizeKIP848(all)
+	b.WriteString(e2e.MarkdownKIP848(rows))
+	b.WriteString("\n### Against issue 25's targets\n\n")
+	b.WriteString("Ours on franz-go (ours-kgo) against kgo's eager sticky (kgo-sticky) and kgo on the consumer protocol (kgo-848), lower is better: ")
+	b.WriteString("*better* when every run of ours beat every run of the peer, *worse* when every run of the peer beat every run of ours (with the ratio of the medians), ")
+	b.WriteString("otherwise *within spread* (no worse); medians shown.\n\n")
+	b.WriteString(e2e.MarkdownKIP848Targets(rows))
 	return os.WriteFile(filepath.Join(dir, "results.md"), []byte(b.String()), 0o644)
 }
 

@@ -335,3 +335,93 @@ func (s Spread) format(verb string) string {
 	}
 	return fmt.Sprintf("%s (%s–%s)", med, lo, hi)
 }
+
+// Compare tells ours against a peer on one figure (lower is better) from
+// their runs' ranges: Better when every run of ours beat every run of the
+// peer (ours' max below the peer's min), Worse when every run of the peer
+// beat every run of ours, and otherwise WithinSpread: no worse, the
+// difference inside the runs' spread.
+func Compare(ours, peer Spread) Verdict {
+	switch {
+	case ours.Max < peer.Min:
+		return Better
+	case ours.Min > peer.Max:
+		return Worse
+	}
+	return WithinSpread
+}
+
+// Verdict is the outcome of Compare.
+type Verdict int
+
+// Compare's outcomes.
+const (
+	WithinSpread Verdict = iota
+	Better
+	Worse
+)
+
+func (v Verdict) String() string {
+	return [...]string{"within spread", "better", "worse"}[v]
+}
+
+// kip848Targets are issue 25's targets: ours on franz-go no worse than
+// kgo's eager sticky on settle and unowned partition-seconds, and no worse
+// than kgo on the consumer protocol on unowned partition-seconds and paused
+// records.
+var kip848Targets = []struct {
+	figure, peer string
+	of           func(KIP848Row) Spread
+	verb         string
+}{
+	{"settle per event, s", KgoSticky.Name, func(r KIP848Row) Spread { return r.Settle }, "%.2f"},
+	{"unowned partition-s", KgoSticky.Name, func(r KIP848Row) Spread { return r.Unowned }, "%.1f"},
+	{"unowned partition-s", KgoConsumerProtocol.Name, func(r KIP848Row) Spread { return r.Unowned }, "%.1f"},
+	{"paused records", KgoConsumerProtocol.Name, func(r KIP848Row) Spread { return r.Paused }, "%.0f"},
+}
+
+// MarkdownKIP848Targets renders, per broker, timing and script that has
+// rows for ours on franz-go and its peers, each target's verdict (Compare)
+// with both medians and, when ours is worse, by how much (the ratio of the
+// medians).
+func MarkdownKIP848Targets(rows []KIP848Row) string {
+	type key struct {
+		broker       string
+		timing       Timing
+		script, kind string
+	}
+	byKey := map[key]KIP848Row{}
+	var scripts []key
+	for _, r := range rows {
+		byKey[key{r.Broker, r.Timing, r.Script, r.Kind}] = r
+		if r.Kind == OursKgo.Name && r.Runs > 0 {
+			scripts = append(scripts, key{r.Broker, r.Timing, r.Script, ""})
+		}
+	}
+	var b strings.Builder
+	b.WriteString("| broker, timings | script |")
+	for _, t := range kip848Targets {
+		fmt.Fprintf(&b, " %s: ours vs %s |", t.figure, t.peer)
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(kip848Targets)) + "\n")
+	for _, s := range scripts {
+		ours := byKey[key{s.broker, s.timing, s.script, OursKgo.Name}]
+		fmt.Fprintf(&b, "| %s, %s | %s |", s.broker, s.timing, s.script)
+		for _, t := range kip848Targets {
+			peer, ok := byKey[key{s.broker, s.timing, s.script, t.peer}]
+			if !ok || peer.Runs == 0 {
+				b.WriteString(" – |")
+				continue
+			}
+			o, p := t.of(ours), t.of(peer)
+			v := Compare(o, p)
+			cell := fmt.Sprintf("%s: "+t.verb+" vs "+t.verb, v, o.Median, p.Median)
+			if v == Worse && p.Median > 0 {
+				cell += fmt.Sprintf(" (%.2f×)", o.Median/p.Median)
+			}
+			fmt.Fprintf(&b, " %s |", cell)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

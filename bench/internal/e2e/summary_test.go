@@ -42,3 +42,32 @@ func TestSummarizeKIP848(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareKIP848 pins "no worse": within the runs' spread unless every
+// run of one side beat every run of the other.
+func TestCompareKIP848(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		ours, peer Spread
+		want       Verdict
+	}{
+		{"disjoint, ours lower", Spread{1, 0.9, 1.1}, Spread{2, 1.5, 2.5}, Better},
+		{"disjoint, ours higher", Spread{3, 2.6, 3.1}, Spread{2, 1.5, 2.5}, Worse},
+		{"overlapping ranges", Spread{2.4, 2.2, 2.6}, Spread{2, 1.5, 2.5}, WithinSpread},
+		{"equal single runs", Spread{2, 2, 2}, Spread{2, 2, 2}, WithinSpread},
+	} {
+		if got := Compare(tc.ours, tc.peer); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	rows := []KIP848Row{
+		{Broker: "kfake", Timing: Short, Script: "s", Kind: OursKgo.Name, Runs: 3, Settle: Spread{0.3, 0.25, 0.35}, Unowned: Spread{1, 1, 1}, Paused: Spread{10, 9, 11}},
+		{Broker: "kfake", Timing: Short, Script: "s", Kind: KgoSticky.Name, Runs: 3, Settle: Spread{0.1, 0.1, 0.2}, Unowned: Spread{3, 2, 4}},
+	}
+	md := MarkdownKIP848Targets(rows)
+	for _, want := range []string{"| kfake, short | s | worse: 0.30 vs 0.10 (3.00×) | better: 1.0 vs 3.0 | – | – |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("targets lack %q:\n%s", want, md)
+		}
+	}
+}
