@@ -164,11 +164,32 @@ func pick[T any](xs []T, only []string, name func(T) string) ([]T, error) {
 	return out, nil
 }
 
+// save writes runs to path, keeping the runs already there of every script
+// and kind pair that runs does not have (a run of some contenders replaces
+// only theirs).
 func save(path string, runs []e2e.Run) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(runs, "", "  ")
+	type pair struct{ script, kind string }
+	fresh := map[pair]bool{}
+	for _, r := range runs {
+		fresh[pair{r.Script, r.Kind}] = true
+	}
+	var all []e2e.Run
+	if old, err := os.ReadFile(path); err == nil {
+		var kept []e2e.Run
+		if err := json.Unmarshal(old, &kept); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		for _, r := range kept {
+			if !fresh[pair{r.Script, r.Kind}] {
+				all = append(all, r)
+			}
+		}
+	}
+	all = append(all, runs...)
+	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return err
 	}

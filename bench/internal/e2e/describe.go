@@ -35,7 +35,7 @@ type watcher struct {
 	consumer, seenConsumer bool
 	topicNames             map[[16]byte]string
 	// reconciled: at the last describe, the target assignment was at the
-	// group's epoch and every member at that epoch.
+	// group's epoch (computed for the current members).
 	reconciled bool
 	lastEpoch  int32
 	lastTarget string
@@ -112,9 +112,6 @@ func (w *watcher) describeConsumer(ctx context.Context) {
 	}
 	key := fmt.Sprint(plan)
 	reconciled := g.AssignmentEpoch == g.Epoch
-	for _, m := range g.Members {
-		reconciled = reconciled && m.MemberEpoch == g.Epoch
-	}
 	w.mu.Lock()
 	w.seenConsumer = true
 	w.reconciled = reconciled
@@ -219,10 +216,14 @@ func (w *watcher) classicPlan() (map[string][]assignor.TopicPartitions, bool) {
 }
 
 // consumerReconciled reports whether, at the last describe, the consumer
-// group's target assignment was at its epoch and every member had
-// reconciled to it (a member that joined is listed, with nothing, before
-// its target assignment is computed: Kafka 4.4 computes it asynchronously,
-// at most once per consumer.assignment.interval.ms).
+// group's target assignment was computed for its current epoch: a member
+// that joined is listed, with nothing, before its target assignment is
+// computed (Kafka 4.4 computes it asynchronously, at most once per
+// consumer.assignment.interval.ms). Members' own epochs are not required to
+// have caught up: one whose partitions do not change acknowledges the new
+// epoch at its next heartbeat, which changes nothing it processes, so the
+// group counts as settled once every partition is held where the target
+// says.
 func (w *watcher) consumerReconciled() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
