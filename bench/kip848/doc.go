@@ -35,8 +35,8 @@
 //
 // One progress line per run on stderr. With -out DIR (default
 // docs/kip848) the runs are written to DIR/<broker>-<timing>.json
-// (replacing that file) and DIR/results.md is rendered from every JSON
-// file in DIR: one table per broker and timing, medians over runs with the
+// (replacing the runs there of the scripts and contenders it ran, keeping
+// the others) and DIR/results.md is rendered from every JSON file in DIR: one table per broker and timing, medians over runs with the
 // range, then each of issue 25's targets (ours against kgo's eager sticky
 // on settle and unowned partition-seconds, against kgo on the consumer
 // protocol on unowned partition-seconds and paused records) judged by
