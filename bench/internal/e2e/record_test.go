@@ -178,3 +178,32 @@ func TestReportPausedRecords(t *testing.T) {
 		})
 	}
 }
+
+// TestReportEvictionWithoutPlans: on an external broker's classic group no
+// plan is known, so an overlap counts as an eviction window only when the
+// first member was fenced (it rejoined with another member ID).
+func TestReportEvictionWithoutPlans(t *testing.T) {
+	p := TP{"t", 0}
+	for _, tc := range []struct {
+		name    string
+		rejoin  bool
+		evicted bool
+	}{
+		{"the first member was fenced and rejoined", true, true},
+		{"no member was fenced", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRecorder()
+			r.claimStart("A", "id-A", p, 1, at(0))
+			r.claimStart("B", "id-B", p, 2, at(200))
+			r.claimEnd("A", p, at(300))
+			if tc.rejoin {
+				r.seenMemberID("A", "id-A2")
+			}
+			rep := r.report(at(0), at(400), nil, nil, []TP{p}, nil, nil)
+			if len(rep.Overlaps) != 1 || rep.Overlaps[0].Evicted != tc.evicted {
+				t.Fatalf("overlaps %+v, want one with evicted %v", rep.Overlaps, tc.evicted)
+			}
+		})
+	}
+}

@@ -23,7 +23,10 @@ type Overlap struct {
 	Protocol             string
 	// Evicted: First's member was not in that generation's plan, so the
 	// coordinator had already removed it (a window Kafka has by design, which
-	// no assignor can close).
+	// no assignor can close). Where no plan of that generation is known (a
+	// classic group on an external broker, whose SyncGroups the harness does
+	// not see), First's member was fenced: it had another member ID than
+	// First's at some point of the run.
 	Evicted bool
 }
 
@@ -337,11 +340,23 @@ func (rs reportScope) overlaps(tp TP, cs []*Claim) []Overlap {
 				o.Protocol = ap.sync.Protocol
 				_, inPlan := ap.sync.Plan[a.MemberID]
 				o.Evicted = a.MemberID != "" && !inPlan
+			} else {
+				o.Evicted = rs.fenced(a.Member, a.MemberID)
 			}
 			out = append(out, o)
 		}
 	}
 	return out
+}
+
+// fenced reports whether member name had a member ID other than id.
+func (rs reportScope) fenced(name, id string) bool {
+	for other, n := range rs.r.memberIDs {
+		if n == name && other != id {
+			return true
+		}
+	}
+	return false
 }
 
 // pauses finds, per member, the longest gap between records it processed,
