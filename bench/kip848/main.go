@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -228,6 +229,11 @@ func render(dir string) error {
 		if err := json.Unmarshal(b, &runs); err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
+		// Scripts and contenders in their lists' order, whichever run
+		// measured them.
+		slices.SortStableFunc(runs, func(a, b e2e.Run) int {
+			return cmp.Or(cmp.Compare(scriptIndex(a.Script), scriptIndex(b.Script)), cmp.Compare(kindIndex(a.Kind), kindIndex(b.Kind)))
+		})
 		all = append(all, runs...)
 	}
 	if len(all) == 0 {
@@ -247,6 +253,14 @@ func render(dir string) error {
 	b.WriteString("otherwise *within spread* (no worse); medians shown.\n\n")
 	b.WriteString(e2e.MarkdownKIP848Targets(rows))
 	return os.WriteFile(filepath.Join(dir, "results.md"), []byte(b.String()), 0o644)
+}
+
+func scriptIndex(name string) int {
+	return slices.IndexFunc(e2e.KIP848Scripts, func(s e2e.Script) bool { return s.Name == name })
+}
+
+func kindIndex(name string) int {
+	return slices.IndexFunc(e2e.KIP848Kinds, func(k e2e.Kind) bool { return k.Name == name })
 }
 
 // startKafka starts Apache Kafka with script (kafka.sh start DIR) and
