@@ -60,8 +60,9 @@
 // [MarkdownKIP848] make the table (bench/kip848 is the program). A
 // consumer-protocol group has no SyncGroup: a watcher polls
 // ConsumerGroupDescribe and records each target assignment as the plan of
-// its assignment epoch, planned by "(broker)"; [Report.ConsumerGroup] says
-// the coordinator described the group so. [Report.PausedRecords] counts
+// its assignment epoch, planned by "(broker)" (the group is stable once
+// that target is at the group's epoch and every partition is held where it
+// says); [Report.ConsumerGroup] says the coordinator described the group so. [Report.PausedRecords] counts
 // records that waited on a partition whose new holder had not yet
 // processed any of its records.
 //
