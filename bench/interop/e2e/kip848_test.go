@@ -13,7 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/kgroup/assignor/adapters/franzgo"
+	"github.com/kgroup/assignor/adapters/kgoassignor"
 	harness "github.com/kgroup/assignor/bench/internal/e2e"
 	"github.com/kgroup/assignor/weighted"
 	"github.com/kgroup/assignor/wire"
@@ -203,7 +203,7 @@ func (m *migration) brokerLogged() []string {
 
 // TestKIP848MigrationFromOurs performs the online upgrade of a classic group led by ours on
 // franz-go (cooperative-sticky) to the KIP-848 consumer protocol on Kafka 4.4, with fast re-join
-// on (the adapter's default) and off (franzgo.Config.DisableFastRejoin): two members, a third
+// on (the adapter's default) and off (kgoassignor.Config.DisableFastRejoin): two members, a third
 // joins (a join moves partitions, so the first round withholds them; with fast re-join on, that
 // round's assignments carry the re-join mark and the second round's do not), the settled group's
 // assignments carry null user data (what the adapter writes when it has nothing to say), a kgo
@@ -238,7 +238,7 @@ func TestKIP848MigrationFromOurs(t *testing.T) {
 }
 
 // meteredWeighted returns a kind of franz-go members running this module's weighted assignor
-// (franzgo.Weighted, protocol cooperative-weighted) with a Meter that has measured every
+// (kgoassignor.Weighted, protocol cooperative-weighted) with a Meter that has measured every
 // partition of topics at 25 records/s, so that the leader carries the weights of the partitions
 // it moves in the receivers' assignment user data. With sticky, the members list
 // cooperative-sticky (ours) first and cooperative-weighted second: the first deploy away from
@@ -253,12 +253,12 @@ func meteredWeighted(name string, topics []string, partitions int32, sticky bool
 				meter.Observe(topic, p, 50, now)
 			}
 		}
-		w, err := franzgo.Weighted(weighted.Config{Meter: meter}, franzgo.Config{})
+		w, err := kgoassignor.Weighted(weighted.Config{Meter: meter}, kgoassignor.Config{})
 		if err != nil {
 			panic(err) // unreachable: a valid configuration
 		}
 		if sticky {
-			return []kgo.GroupBalancer{franzgo.CooperativeSticky(), w}
+			return []kgo.GroupBalancer{kgoassignor.CooperativeSticky(), w}
 		}
 		return []kgo.GroupBalancer{w}
 	}}
