@@ -58,12 +58,12 @@ func styles(cs []contender.Contender) map[string]lineStyle {
 // shade returns base darkened (even k) or lightened (odd k), further with
 // each step: k = 0 is base itself.
 func shade(base color.RGBA, k int) color.RGBA {
-	f := 0.22 * float64((k+1)/2)
+	f := 0.14 * float64((k+1)/2)
 	mix := func(v uint8) uint8 {
 		if k%2 == 1 {
-			return uint8(float64(v) + (255-float64(v))*min(f, 0.7))
+			return uint8(float64(v) + (255-float64(v))*min(f, 0.9))
 		}
-		return uint8(float64(v) * (1 - min(f, 0.8)))
+		return uint8(float64(v) * (1 - min(f, 0.9)))
 	}
 	return color.RGBA{R: mix(base.R), G: mix(base.G), B: mix(base.B), A: 255}
 }
