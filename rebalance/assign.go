@@ -250,7 +250,10 @@ func (r *Round) assignments(ix *assignor.Index, plan assignor.Plan, rejoin bool)
 		out[i] = Assignment{Member: id, Rejoin: rejoin}
 		if m, ok := ix.MemberNumber(id); ok {
 			mp := plan.Members[m]
-			out[i].Partitions, out[i].UserData = mp.Assigned, mp.UserData
+			out[i].Partitions = mp.Assigned
+			if !r.l.cfg.OmitAssignmentUserData {
+				out[i].UserData = mp.UserData
+			}
 		}
 	}
 	return out

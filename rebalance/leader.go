@@ -25,6 +25,16 @@ type Config struct {
 	// package doc, # Fast re-join).
 	DisableFastRejoin bool
 
+	// OmitAssignmentUserData sends every member null assignment user
+	// data: the assignor's own is dropped and the fast re-join mark is
+	// never written. A classic group moves online to the consumer
+	// protocol (KIP-848) only while no member's assignment carries user
+	// data (Kafka refuses the upgrade otherwise: KAFKA-18134): set it on
+	// every member before the group's last classic rebalance. An assignor
+	// that carries state in its assignments (weighted's measured weights)
+	// then works without it. Default false.
+	OmitAssignmentUserData bool
+
 	// LeaderRejoins says that the adapter makes the leader's own member
 	// rejoin at once after a plan that withholds partitions for members
 	// whose claims are unknown ([Stats.ClaimsUnknown] and
@@ -67,7 +77,7 @@ type Leader struct {
 func NewLeader(a assignor.Assignor, cfg Config) *Leader {
 	l := &Leader{a: a, cfg: cfg, name: a.Name(), cooperative: assignor.Supports(a, assignor.Cooperative), log: cfg.Logger}
 	_, hook := a.(assignor.SubscriptionUserDataAssignor)
-	l.marks = hook && l.cooperative && !cfg.DisableFastRejoin
+	l.marks = hook && l.cooperative && !cfg.DisableFastRejoin && !cfg.OmitAssignmentUserData
 	if l.log == nil {
 		l.log = slog.New(warnings{})
 	}

@@ -238,3 +238,30 @@ func TestAssignmentBytes(t *testing.T) {
 		t.Fatalf("truncated assignment: %v, want a decode error", err)
 	}
 }
+
+// TestOmitAssignmentUserData: every assignment carries null user data (no
+// assignor user data, no fast re-join mark), even in a round that
+// withholds, so that a classic group can move online to the consumer
+// protocol; the plan is the same.
+func TestOmitAssignmentUserData(t *testing.T) {
+	subs := []Subscription{sub("a", []string{"t"}, tps("t", 0, 1, 2, 3), 4), sub("b", []string{"t"}, nil, -1)}
+	base := run(t, NewLeader(cooperative.Wrap(sticky.New()), Config{}), 5, 4, subs...)
+	res := run(t, NewLeader(cooperative.Wrap(sticky.New()), Config{OmitAssignmentUserData: true}), 5, 4, subs...)
+	if !res.Stats.FollowUp {
+		t.Fatal("the round should withhold")
+	}
+	for i, a := range res.Assignments {
+		if a.UserData != nil || a.Rejoin || a.AppendUserData(nil) != nil {
+			t.Fatalf("%s: user data %q, marked %v", a.Member, a.UserData, a.Rejoin)
+		}
+		if !assignor.EqualTopicPartitions(a.Partitions, base.Assignments[i].Partitions) {
+			t.Fatalf("%s: %v, without the option %v", a.Member, a.Partitions, base.Assignments[i].Partitions)
+		}
+		if b := a.AppendTo(nil); !bytes.HasSuffix(b, []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
+			t.Fatalf("%s: encoded % x, want null user data at the end", a.Member, b)
+		}
+	}
+	if !base.Assignments[0].Rejoin {
+		t.Fatal("without the option the withholding round is marked")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/cooperative"
 	"github.com/kgroup/assignor/workload"
 )
 
@@ -93,6 +94,34 @@ func BenchmarkGrowth(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkSolve measures the solve alone: AssignFlat on the canonical view
+// built beforehand, with owners (what Kafka's uniform assignor receives:
+// the group and the owner map, without names to resolve or a plan to
+// write), for the homogeneous scenarios, plain and cooperative (the
+// wrapper's round on the same view).
+func BenchmarkSolve(b *testing.B) {
+	for _, sc := range []workload.Scenario{workload.Fresh, workload.Join} {
+		for _, s := range append(workload.Shapes(), workload.FullShape()) {
+			c, err := workload.Build(s, sc, workload.DefaultSeed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			g := c.Group(c.RoundRobin())
+			ix := denseIndex(b, g)
+			for _, a := range []assignor.FlatAssignor{New(), cooperative.Wrap(New()).(assignor.FlatAssignor)} {
+				b.Run(fmt.Sprintf("%s/%s/partitions=%d/members=%d", a.Name(), sc, s.Total(), s.Members), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := a.AssignFlat(ix); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
 		}
 	}
 }

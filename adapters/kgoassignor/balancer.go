@@ -72,6 +72,13 @@ type Config struct {
 	// Default false: on. Java has no such property; its members ignore the
 	// mark.
 	DisableFastRejoin bool
+
+	// OmitAssignmentUserData makes this member's leader send every
+	// member null assignment user data (no assignor user data, no fast
+	// re-join mark): what a classic group needs before it moves online to
+	// the consumer protocol, KIP-848 (docs/kip848.md). Set it on every
+	// member before the group's last classic rebalance. Default false.
+	OmitAssignmentUserData bool
 }
 
 // Balancer is an [assignor.Assignor] as a kgo.GroupBalancer. It also
@@ -151,7 +158,7 @@ func build(a assignor.Assignor, cfg Config) *Balancer {
 		b.log = slog.New(&routeHandler{clients: &b.clients})
 	}
 	b.log = b.log.With("adapter", "kgoassignor")
-	b.leader = rebalance.NewLeader(a, rebalance.Config{MemberRack: cfg.MemberRack, DisableFastRejoin: cfg.DisableFastRejoin, LeaderRejoins: true, Logger: b.log})
+	b.leader = rebalance.NewLeader(a, rebalance.Config{MemberRack: cfg.MemberRack, DisableFastRejoin: cfg.DisableFastRejoin, OmitAssignmentUserData: cfg.OmitAssignmentUserData, LeaderRejoins: true, Logger: b.log})
 	b.log = b.log.With("assignor", b.name)
 	b.fast.force = (*kgo.Client).ForceRebalance
 	b.fast.after = func(d time.Duration, f func()) { time.AfterFunc(d, f) }

@@ -69,6 +69,13 @@ type Config struct {
 	// next heartbeat either way (lower Consumer.Group.Heartbeat.Interval to
 	// shorten that wait). Java has no such property.
 	DisableFastRejoin bool
+
+	// OmitAssignmentUserData makes this member's leader send every
+	// member null assignment user data (no assignor user data, no fast
+	// re-join mark): what a classic group needs before it moves online to
+	// the consumer protocol, KIP-848 (docs/kip848.md). Set it on every
+	// member before the group's last classic rebalance. Default false.
+	OmitAssignmentUserData bool
 }
 
 // Strategy is an [assignor.Assignor] as a sarama balance strategy. sarama
@@ -144,7 +151,7 @@ func build(a assignor.Assignor, cfg Config) Strategy {
 	if cfg.Logger != nil {
 		log = cfg.Logger.With("adapter", "saramaassignor")
 	}
-	s.leader = rebalance.NewLeader(a, rebalance.Config{MemberRack: memberRack, DisableFastRejoin: cfg.DisableFastRejoin, Logger: log})
+	s.leader = rebalance.NewLeader(a, rebalance.Config{MemberRack: memberRack, DisableFastRejoin: cfg.DisableFastRejoin, OmitAssignmentUserData: cfg.OmitAssignmentUserData, Logger: log})
 	s.log = s.leader.Logger()
 	for _, p := range assignor.Protocols(a) {
 		switch p {

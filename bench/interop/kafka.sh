@@ -72,7 +72,9 @@ cluster_id() {
 }
 
 # write_config DIR PORT CTRL: DIR/server.properties for a one-node broker+controller tuned for
-# fast group tests.
+# fast group tests. The KIP-848 consumer protocol keeps Kafka's defaults (heartbeat 5 s, session
+# 45 s); its minimums are lowered so that a group may set short ones as group configs
+# (consumer.heartbeat.interval.ms, consumer.session.timeout.ms).
 write_config() {
 	local dir="$1" port="$2" ctrl="$3"
 	cat >"$dir/server.properties" <<PROPS
@@ -97,6 +99,8 @@ share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 group.min.session.timeout.ms=500
 group.max.session.timeout.ms=60000
+group.consumer.min.heartbeat.interval.ms=100
+group.consumer.min.session.timeout.ms=500
 num.network.threads=2
 num.io.threads=2
 background.threads=2

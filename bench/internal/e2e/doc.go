@@ -47,6 +47,31 @@
 // group then kept). [ClientDefaults] swaps the harness's short timings for
 // the clients' own defaults.
 //
+// # The KIP-848 comparison
+//
+// [KIP848Kinds] are ours on franz-go (classic, fast re-join), kgo on the
+// KIP-848 consumer protocol ([KgoConsumerProtocol]: kgo.ServerSideBalancer
+// with kgo's sticky first, so the broker runs "uniform"), kgo's classic
+// cooperative-sticky and its eager sticky; [KIP848Scripts] the scripts they
+// run; [KIP848Options] the timings ([Short], [Defaults]) with consumers that
+// do work ([Work]: a processing time per record, a take-over time per
+// partition new to a member; every franz-go member commits on revoke).
+// [RunKIP848] runs one, [RunOf] keeps its figures, [SummarizeKIP848] and
+// [MarkdownKIP848] make the table (bench/kip848 is the program). A
+// consumer-protocol group has no SyncGroup: a watcher polls
+// ConsumerGroupDescribe and records each target assignment as the plan of
+// its assignment epoch, planned by "(broker)" (the group is stable once
+// that target is at the group's epoch and every partition is held where it
+// says); [Report.ConsumerGroup] says the coordinator described the group so. [Report.PausedRecords] counts
+// records that waited on a partition whose new holder had not yet
+// processed any of its records.
+//
+// With [Options.Brokers] the harness runs on an external cluster (Apache
+// Kafka 4.4 in bench/interop): topics get one replica, the consumer
+// protocol's timings are set as group configs, and a classic group's plan
+// is the one DescribeGroups shows while the group is stable (no SyncGroup
+// hook there, so no leader, rebalance or move counts for classic groups).
+//
 // # kfake's quirks the harness handles
 //
 // When the leader is gone, kfake tells every member it is the leader and

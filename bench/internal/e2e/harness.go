@@ -23,7 +23,8 @@ import (
 // plan a leader sent.
 type Harness struct {
 	opts    Options
-	cluster *kfake.Cluster
+	cluster *kfake.Cluster // nil on an external cluster
+	watch   *watcher
 	rec     *recorder
 	admin   *kgo.Client
 
@@ -45,37 +46,89 @@ type Harness struct {
 	settles []time.Duration
 }
 
-// Start starts the cluster and the producer.
+// Start starts the cluster (unless Options.Brokers names one) and the
+// producer.
 func Start(opts Options) (*Harness, error) {
 	opts.defaults()
-	c, err := kfake.NewCluster(
-		kfake.NumBrokers(3),
-		kfake.GroupMinSessionTimeout(100*time.Millisecond), // listens on 127.0.0.1
-	)
-	if err != nil {
-		return nil, fmt.Errorf("e2e: start cluster: %w", err)
+	h := &Harness{opts: opts, rec: newRecorder(), produced: map[TP]int64{}, members: map[string]*Member{}, kindOf: map[string]string{}, instanceOf: map[string]string{}}
+	if !h.external() {
+		c, err := kfake.NewCluster(
+			kfake.NumBrokers(3),
+			kfake.GroupMinSessionTimeout(100*time.Millisecond), // listens on 127.0.0.1
+			kfake.BrokerConfigs(map[string]string{
+				"group.consumer.heartbeat.interval.ms": fmt.Sprint(opts.ConsumerHeartbeat.Milliseconds()),
+				"group.consumer.session.timeout.ms":    fmt.Sprint(opts.ConsumerSession.Milliseconds()),
+			}),
+		)
+		if err != nil {
+			return nil, fmt.Errorf("e2e: start cluster: %w", err)
+		}
+		h.cluster = c
 	}
-	h := &Harness{opts: opts, cluster: c, rec: newRecorder(), produced: map[TP]int64{}, members: map[string]*Member{}, kindOf: map[string]string{}, instanceOf: map[string]string{}}
-	h.admin, err = kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+	var err error
+	h.admin, err = kgo.NewClient(kgo.SeedBrokers(h.addrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
 		kgo.ProducerLinger(0), kgo.RetryTimeout(5*time.Second))
 	if err != nil {
-		c.Close()
+		h.closeCluster()
 		return nil, fmt.Errorf("e2e: admin client: %w", err)
 	}
 	if err := h.createTopics(); err != nil {
 		h.admin.Close()
-		c.Close()
+		h.closeCluster()
 		return nil, err
 	}
-	c.ControlKey(int16(kmsg.SyncGroup), h.observeSync)
+	if h.external() {
+		if err := h.setGroupTimings(); err != nil {
+			h.admin.Close()
+			return nil, err
+		}
+	} else {
+		h.cluster.ControlKey(int16(kmsg.SyncGroup), h.observeSync)
+	}
+	h.startWatcher()
 	ctx, cancel := context.WithCancel(context.Background())
 	h.prodCancel, h.prodDone = cancel, make(chan struct{})
 	go h.produce(ctx)
 	return h, nil
 }
 
+// external reports whether the harness runs on an external cluster
+// (Options.Brokers) rather than an in-process kfake.
+func (h *Harness) external() bool { return len(h.opts.Brokers) > 0 }
+
+// deleteTopics deletes the run's topics from an external cluster (best
+// effort: a failure leaves them behind).
+func (h *Harness) deleteTopics() {
+	if !h.external() {
+		return
+	}
+	req := kmsg.NewPtrDeleteTopicsRequest()
+	req.TopicNames = h.opts.topicNames()
+	for _, name := range req.TopicNames {
+		t := kmsg.NewDeleteTopicsRequestTopic()
+		t.Topic = kmsg.StringPtr(name)
+		req.Topics = append(req.Topics, t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := req.RequestWith(ctx, h.admin); err != nil {
+		h.logf("delete topics %v: %v", req.TopicNames, err)
+	}
+}
+
+func (h *Harness) closeCluster() {
+	if h.cluster != nil {
+		h.cluster.Close()
+	}
+}
+
 // addrs returns the brokers' addresses.
-func (h *Harness) addrs() []string { return h.cluster.ListenAddrs() }
+func (h *Harness) addrs() []string {
+	if h.external() {
+		return h.opts.Brokers
+	}
+	return h.cluster.ListenAddrs()
+}
 
 func (h *Harness) logf(format string, args ...any) {
 	if h.opts.Logf != nil {
@@ -88,6 +141,9 @@ func (h *Harness) createTopics() error {
 	for _, name := range h.opts.topicNames() {
 		t := kmsg.NewCreateTopicsRequestTopic()
 		t.Topic, t.NumPartitions, t.ReplicationFactor = name, h.opts.Topics[name], 3
+		if h.external() {
+			t.ReplicationFactor = 1
+		}
 		req.Topics = append(req.Topics, t)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -164,6 +220,7 @@ func (h *Harness) produce(ctx context.Context) {
 		pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		results := h.admin.ProduceSync(pctx, batch...)
 		cancel()
+		acked := time.Now()
 		h.prodMu.Lock()
 		for _, r := range results {
 			if r.Err != nil {
@@ -172,6 +229,7 @@ func (h *Harness) produce(ctx context.Context) {
 			}
 			tp := TP{r.Record.Topic, r.Record.Partition}
 			h.produced[tp] = max(h.produced[tp], r.Record.Offset+1)
+			h.rec.produced(tp, r.Record.Offset, acked)
 		}
 		h.prodMu.Unlock()
 	}
@@ -181,6 +239,9 @@ func (h *Harness) produce(ctx context.Context) {
 // ID or "". Names must be unique over the run.
 func (h *Harness) Join(name string, kind Kind, instance string) (*Member, error) {
 	m := &Member{Name: name, Kind: kind, Instance: instance, h: h, dialer: NewCrashDialer(2 * time.Second), done: make(chan struct{})}
+	if kind.ServerSide {
+		h.watch.consumerProtocol()
+	}
 	h.mu.Lock()
 	if _, dup := h.kindOf[name]; dup {
 		h.mu.Unlock()
@@ -334,7 +395,14 @@ func (h *Harness) converged(owner map[TP]string) bool {
 			}
 		}
 	}
-	plan, ok := h.rec.latestPlan()
+	var plan map[string][]assignor.TopicPartitions
+	var ok bool
+	if h.external() && !h.watch.sawConsumerGroup() {
+		plan, ok = h.watch.classicPlan()
+	} else {
+		plan, ok = h.rec.latestPlan()
+		ok = ok && (!h.watch.sawConsumerGroup() || h.watch.consumerReconciled())
+	}
 	if !ok {
 		return false
 	}
@@ -404,11 +472,14 @@ func (h *Harness) Finish(script, kind string, timeout time.Duration) (Report, er
 	if c, err := h.committed(); err == nil {
 		committed = c
 	}
+	h.watch.stop()
+	h.deleteTopics()
 	h.admin.Close()
-	h.cluster.Close()
+	h.closeCluster()
 
 	rep := h.rec.report(h.from, h.to, h.kindOf, h.instanceOf, h.subscribed(), produced, committed)
 	rep.Script, rep.Kind = script, kind
+	rep.ConsumerGroup = h.watch.sawConsumerGroup()
 	h.mu.Lock()
 	rep.Settles = slices.Clone(h.settles)
 	h.mu.Unlock()
@@ -460,6 +531,8 @@ func (h *Harness) Close() {
 	for _, m := range h.Live() {
 		h.Leave(m)
 	}
+	h.watch.stop()
+	h.deleteTopics()
 	h.admin.Close()
-	h.cluster.Close()
+	h.closeCluster()
 }

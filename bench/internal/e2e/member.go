@@ -21,6 +21,12 @@ type Kind struct {
 	Sarama func() []ibm.BalanceStrategy
 	// Kgo builds a franz-go member's balancers. Nil for a sarama member.
 	Kgo func() []kgo.GroupBalancer
+	// ServerSide makes a franz-go member join with the KIP-848 consumer
+	// protocol (kgo.ServerSideBalancer): the broker assigns, with "uniform"
+	// when the first balancer is kgo's sticky and "range" when it is kgo's
+	// range; kgo falls back to the classic protocol with those balancers
+	// when the broker does not serve KIP-848.
+	ServerSide bool
 }
 
 // Member is one running group member.
@@ -39,6 +45,7 @@ type Member struct {
 	mu      sync.Mutex
 	crashed bool
 	owned   map[TP]bool // franz-go: the partitions it holds now
+	work    worker      // franz-go: what it polled and has yet to process
 
 	sarama ibm.ConsumerGroup
 	kgo    *kgo.Client
@@ -192,6 +199,7 @@ func (h *Harness) startKgo(m *Member) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
 	m.owned = map[TP]bool{}
+	m.work = newWorker()
 	balancers := m.Kind.Kgo()
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(h.addrs()...),
@@ -217,13 +225,16 @@ func (h *Harness) startKgo(m *Member) error {
 			if m.crashed {
 				return
 			}
+			var tps []TP
 			for topic, ps := range assigned {
 				for _, p := range ps {
 					tp := TP{topic, p}
 					m.owned[tp] = true
+					tps = append(tps, tp)
 					h.rec.claimStart(m.Name, id, tp, gen, now)
 				}
 			}
+			m.assignedLocked(tps, now)
 		}),
 		kgo.OnPartitionsRevoked(func(ctx context.Context, cl *kgo.Client, revoked map[string][]int32) {
 			if !m.isCrashed() {
@@ -238,6 +249,10 @@ func (h *Harness) startKgo(m *Member) error {
 	if m.Instance != "" {
 		opts = append(opts, kgo.InstanceID(m.Instance))
 	}
+	if m.Kind.ServerSide {
+		opts = append(opts, kgo.ServerSideBalancer())
+	}
+
 	// A balancer that binds itself to its client (this module's franz-go
 	// adapter, for fast re-join) is also passed as a hook, as its doc asks.
 	for _, b := range balancers {
@@ -253,15 +268,7 @@ func (h *Harness) startKgo(m *Member) error {
 	m.kgo = cl
 	go func() {
 		defer close(m.done)
-		for ctx.Err() == nil {
-			fetches := cl.PollRecords(ctx, 500)
-			fetches.EachRecord(func(r *kgo.Record) {
-				if m.process(TP{r.Topic, r.Partition}, r.Offset) {
-					cl.MarkCommitRecords(r)
-				}
-			})
-			cl.AllowRebalance()
-		}
+		m.pollLoop(ctx, cl)
 	}()
 	return nil
 }
@@ -274,6 +281,7 @@ func (m *Member) release(tps map[string][]int32) {
 		for _, p := range ps {
 			tp := TP{topic, p}
 			delete(m.owned, tp)
+			m.revokedLocked(tp)
 			if !m.crashed {
 				m.h.rec.claimEnd(m.Name, tp, now)
 			}

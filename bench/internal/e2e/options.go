@@ -37,6 +37,30 @@ type Options struct {
 	// cooperative members heartbeat 500 ms after a sync, then every
 	// interval; its eager members first after one interval). Default 0.
 	Jitter time.Duration
+	// ConsumerHeartbeat and ConsumerSession are the KIP-848 consumer
+	// protocol's heartbeat interval and session timeout, which the broker
+	// sets (group.consumer.heartbeat.interval.ms and
+	// group.consumer.session.timeout.ms; on kfake as broker configs, on an
+	// external broker as the group's own consumer.heartbeat.interval.ms and
+	// consumer.session.timeout.ms). Defaults KgoHeartbeat and KgoSession, so
+	// that both protocols run at the same timings.
+	ConsumerHeartbeat, ConsumerSession time.Duration
+	// ConsumerAssignmentInterval, if nonzero, is the group's
+	// consumer.assignment.interval.ms on an external broker: the least time
+	// between two target assignments of a consumer-protocol group (KIP-1263;
+	// Kafka 4.4's default is 1 s, and kfake has no such interval); negative
+	// sets 0, an assignment for every change. Zero leaves the broker's
+	// default.
+	ConsumerAssignmentInterval time.Duration
+	// Work is what each franz-go member pays to process records (none by
+	// default).
+	Work Work
+	// Brokers, if set, are the addresses of an external cluster (for
+	// example Apache Kafka 4.4 started by bench/interop/kafka.sh) to run on
+	// instead of an in-process kfake; Topics are then created with one
+	// replica and must be new names (the harness does not delete them).
+	// See [Harness] for what an external broker cannot show.
+	Brokers []string
 	// Tune, if set, adjusts each sarama member's configuration last (for
 	// example to restore sarama's defaults).
 	Tune func(*ibm.Config)
@@ -72,17 +96,26 @@ func (o *Options) defaults() {
 	if o.KgoHeartbeat == 0 {
 		o.KgoHeartbeat = o.Heartbeat
 	}
+	if o.ConsumerSession == 0 {
+		o.ConsumerSession = o.KgoSession
+	}
+	if o.ConsumerHeartbeat == 0 {
+		o.ConsumerHeartbeat = o.KgoHeartbeat
+	}
 }
 
 // ClientDefaults returns options with each client's own default group
 // timings instead of the harness's short ones: sarama v1.61 heartbeats every
 // 3 s with a 10 s session, a 60 s rebalance timeout and a 2 s retry
-// backoff; franz-go v1.22 heartbeats every 3 s with a 45 s session.
+// backoff; franz-go v1.22 heartbeats every 3 s with a 45 s session; the
+// KIP-848 consumer protocol's broker defaults (Kafka 4.x and kfake) are a
+// 5 s heartbeat and a 45 s session.
 func ClientDefaults() Options {
 	return Options{
 		Session: 10 * time.Second, Heartbeat: 3 * time.Second, RebalanceTimeout: 60 * time.Second,
 		RetryBackoff: 2 * time.Second,
 		KgoSession:   45 * time.Second, KgoHeartbeat: 3 * time.Second,
+		ConsumerSession: 45 * time.Second, ConsumerHeartbeat: 5 * time.Second,
 	}
 }
 
@@ -90,7 +123,7 @@ func ClientDefaults() Options {
 // stableTimeoutMin, and long enough for a crashed member's session to
 // expire and the group to rebalance after it.
 func (o *Options) stableTimeout() time.Duration {
-	return max(stableTimeoutMin, 2*max(o.Session, o.KgoSession)+o.Heartbeat+o.KgoHeartbeat)
+	return max(stableTimeoutMin, 2*max(o.Session, o.KgoSession, o.ConsumerSession)+o.Heartbeat+max(o.KgoHeartbeat, o.ConsumerHeartbeat))
 }
 
 func (o *Options) topicNames() []string { return slices.Sorted(maps.Keys(o.Topics)) }

@@ -47,9 +47,15 @@ type recorder struct {
 	open      map[string]map[TP]*Claim // member → open claims
 	consumed  map[TP]map[int64]int     // offset → times consumed
 	processed map[string][]time.Time   // member → times it processed a record
-	syncs     map[int32][]leaderSync   // generation → every leader SyncGroup for it
-	lastSync  leaderSync
-	memberIDs map[string]string // member ID → member name
+	// producedAt maps each acknowledged record to when its produce was
+	// acknowledged; firstAt to when it was first processed; byMemberTP
+	// lists, per member and partition, when it processed a record of it.
+	producedAt map[TP]map[int64]time.Time
+	firstAt    map[TP]map[int64]time.Time
+	byMemberTP map[string]map[TP][]time.Time
+	syncs      map[int32][]leaderSync // generation → every leader SyncGroup for it
+	lastSync   leaderSync
+	memberIDs  map[string]string // member ID → member name
 	// received maps a generation to what each sarama member (by name) was
 	// given in it, from OnAssignment.
 	received map[int32]map[string][]assignor.TopicPartitions
@@ -57,12 +63,15 @@ type recorder struct {
 
 func newRecorder() *recorder {
 	return &recorder{
-		open:      map[string]map[TP]*Claim{},
-		consumed:  map[TP]map[int64]int{},
-		processed: map[string][]time.Time{},
-		syncs:     map[int32][]leaderSync{},
-		memberIDs: map[string]string{},
-		received:  map[int32]map[string][]assignor.TopicPartitions{},
+		open:       map[string]map[TP]*Claim{},
+		consumed:   map[TP]map[int64]int{},
+		processed:  map[string][]time.Time{},
+		producedAt: map[TP]map[int64]time.Time{},
+		firstAt:    map[TP]map[int64]time.Time{},
+		byMemberTP: map[string]map[TP][]time.Time{},
+		syncs:      map[int32][]leaderSync{},
+		memberIDs:  map[string]string{brokerLeader: brokerLeader},
+		received:   map[int32]map[string][]assignor.TopicPartitions{},
 	}
 }
 
@@ -130,6 +139,26 @@ func (r *recorder) consume(name string, tp TP, offset int64, at time.Time) {
 	}
 	r.consumed[tp][offset]++
 	r.processed[name] = append(r.processed[name], at)
+	if r.firstAt[tp] == nil {
+		r.firstAt[tp] = map[int64]time.Time{}
+	}
+	if _, seen := r.firstAt[tp][offset]; !seen {
+		r.firstAt[tp][offset] = at
+	}
+	if r.byMemberTP[name] == nil {
+		r.byMemberTP[name] = map[TP][]time.Time{}
+	}
+	r.byMemberTP[name][tp] = append(r.byMemberTP[name][tp], at)
+}
+
+// produced notes that the record at offset of tp was acknowledged at at.
+func (r *recorder) produced(tp TP, offset int64, at time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.producedAt[tp] == nil {
+		r.producedAt[tp] = map[int64]time.Time{}
+	}
+	r.producedAt[tp][offset] = at
 }
 
 func (r *recorder) sync(s leaderSync) {

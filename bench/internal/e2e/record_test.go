@@ -118,3 +118,92 @@ func TestReportStaticIdentity(t *testing.T) {
 		t.Fatalf("two dynamic members: %d moves, want 1", rep.Moved)
 	}
 }
+
+// TestReportPausedRecords pins what a paused record is: one that waited on
+// a partition a member held before that member processed its first record
+// of it, counted for claims that began in the window.
+func TestReportPausedRecords(t *testing.T) {
+	p := TP{"t", 0}
+	for _, tc := range []struct {
+		name string
+		run  func(r *recorder)
+		want int
+	}{
+		{"a take-over: the backlog and what arrives while the new owner warms up", func(r *recorder) {
+			// A holds p until 300; offsets 0–2 processed by A. Offsets 3–6
+			// arrive at 350, 400, 700, 900; B holds p from 400 and
+			// processes its first record (3) at 900.
+			r.claimStart("A", "id-A", p, 1, at(-100))
+			for i, ms := range []int{0, 100, 200} {
+				r.produced(p, int64(i), at(ms-5))
+				r.consume("A", p, int64(i), at(ms))
+			}
+			r.claimEnd("A", p, at(300))
+			for i, ms := range []int{350, 400, 700, 900} {
+				r.produced(p, int64(3+i), at(ms))
+			}
+			r.claimStart("B", "id-B", p, 2, at(400))
+			for i, ms := range []int{900, 901, 902, 903} {
+				r.consume("B", p, int64(3+i), at(ms))
+			}
+		}, 3}, // 3 (350), 4 (400), 5 (700); 6 arrived with the first record
+		{"a claim that began before the window is not counted", func(r *recorder) {
+			r.produced(p, 0, at(-50))
+			r.claimStart("A", "id-A", p, 1, at(-10))
+			r.consume("A", p, 0, at(50))
+		}, 0},
+		{"a claim that ends before its first record counts up to its end", func(r *recorder) {
+			r.produced(p, 0, at(10))
+			r.produced(p, 1, at(200))
+			r.claimStart("A", "id-A", p, 1, at(5))
+			r.claimEnd("A", p, at(100))
+			r.claimStart("B", "id-B", p, 2, at(300))
+			r.consume("B", p, 0, at(310))
+			r.consume("B", p, 1, at(311))
+		}, 1 + 2}, // A: offset 0; B: offsets 0 and 1
+		{"records processed before the claim began do not count", func(r *recorder) {
+			r.produced(p, 0, at(10))
+			r.consume("A", p, 0, at(20))
+			r.claimStart("B", "id-B", p, 2, at(30))
+			r.consume("B", p, 0, at(40)) // a duplicate
+		}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRecorder()
+			tc.run(r)
+			rep := r.report(at(0), at(1000), nil, nil, []TP{p}, nil, nil)
+			if rep.PausedRecords != tc.want {
+				t.Errorf("paused records %d, want %d", rep.PausedRecords, tc.want)
+			}
+		})
+	}
+}
+
+// TestReportEvictionWithoutPlans: on an external broker's classic group no
+// plan is known, so an overlap counts as an eviction window only when the
+// first member was fenced (it rejoined with another member ID).
+func TestReportEvictionWithoutPlans(t *testing.T) {
+	p := TP{"t", 0}
+	for _, tc := range []struct {
+		name    string
+		rejoin  bool
+		evicted bool
+	}{
+		{"the first member was fenced and rejoined", true, true},
+		{"no member was fenced", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRecorder()
+			r.claimStart("A", "id-A", p, 1, at(0))
+			r.claimStart("B", "id-B", p, 2, at(200))
+			r.claimEnd("A", p, at(300))
+			if tc.rejoin {
+				r.seenMemberID("A", "id-A2")
+			}
+			rep := r.report(at(0), at(400), nil, nil, []TP{p}, nil, nil)
+			if len(rep.Overlaps) != 1 || rep.Overlaps[0].Evicted != tc.evicted {
+				t.Fatalf("overlaps %+v, want one with evicted %v", rep.Overlaps, tc.evicted)
+			}
+		})
+	}
+}

@@ -23,7 +23,10 @@ type Overlap struct {
 	Protocol             string
 	// Evicted: First's member was not in that generation's plan, so the
 	// coordinator had already removed it (a window Kafka has by design, which
-	// no assignor can close).
+	// no assignor can close). Where no plan of that generation is known (a
+	// classic group on an external broker, whose SyncGroups the harness does
+	// not see), First's member was fenced: it had another member ID than
+	// First's at some point of the run.
 	Evicted bool
 }
 
@@ -50,6 +53,13 @@ type Report struct {
 	// UnownedSeconds is partition-seconds in the window with no member
 	// holding the partition.
 	UnownedSeconds float64
+	// PausedRecords counts records that waited on a partition while a member
+	// held it but had not yet processed any record of it (from each claim
+	// that began in the window to the member's first record of the
+	// partition: the take-over, the offset fetch, a cancelled fetch): the
+	// records produced before that first record and not processed before the
+	// claim began.
+	PausedRecords int
 	// LongestPause maps each member to the longest time it processed nothing
 	// between its first record and its departure (within the window).
 	LongestPause map[string]time.Duration
@@ -73,6 +83,10 @@ type Report struct {
 	// Rejoined lists members that got a new member ID while running (they
 	// lost their membership: session expiry, a fenced generation).
 	Rejoined []string
+	// ConsumerGroup: the coordinator described the group as a KIP-848
+	// consumer-protocol group (its plans are then the broker's target
+	// assignments, planned by "(broker)").
+	ConsumerGroup bool
 	// Plans describes every applied plan in the window, one line each.
 	Plans []string
 	// Settles lists, for each event of the window (a member joining,
@@ -151,8 +165,8 @@ func (r Report) OverlapsLedBy(led func(kind, protocol string) bool) []Overlap {
 
 func (r Report) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s/%s: window %v, %d rebalances (leaders %v; multi-leader %d, ambiguous %d), moved %d, withheld %d, unowned %.1f partition-s, pause median %v max %v, settle median %v max %v over %d events, produced %d consumed %d duplicates %d lost %d, overlaps %d",
-		r.Script, r.Kind, r.Window.Round(time.Millisecond), r.Rebalances, r.LeadersByKind, r.MultiLeader, r.Ambiguous, r.Moved, r.Withheld, r.UnownedSeconds,
+	fmt.Fprintf(&b, "%s/%s: window %v, %d rebalances (leaders %v; multi-leader %d, ambiguous %d), moved %d, withheld %d, unowned %.1f partition-s, paused records %d, pause median %v max %v, settle median %v max %v over %d events, produced %d consumed %d duplicates %d lost %d, overlaps %d",
+		r.Script, r.Kind, r.Window.Round(time.Millisecond), r.Rebalances, r.LeadersByKind, r.MultiLeader, r.Ambiguous, r.Moved, r.Withheld, r.UnownedSeconds, r.PausedRecords,
 		r.MedianPause().Round(time.Millisecond), r.MaxPause().Round(time.Millisecond),
 		r.MedianSettle().Round(time.Millisecond), r.MaxSettle().Round(time.Millisecond), len(r.Settles), r.Produced, r.Consumed, r.Duplicates, r.Lost, len(r.Overlaps))
 	if len(r.Uncommitted) > 0 {
@@ -183,6 +197,7 @@ func (r *recorder) report(from, to time.Time, kindOf, instanceOf map[string]stri
 	rs.plans(&rep)
 	rs.claims(&rep)
 	rs.pauses(&rep)
+	rs.paused(&rep)
 	rs.rejoined(&rep)
 	rs.records(&rep, produced, committed)
 	return rep
@@ -203,7 +218,11 @@ type reportScope struct {
 func (rs reportScope) kindsOf(names []string) []string {
 	var ks []string
 	for _, n := range names {
-		if k := rs.kindOf[n]; !slices.Contains(ks, k) {
+		k := rs.kindOf[n]
+		if n == brokerLeader {
+			k = n
+		}
+		if !slices.Contains(ks, k) {
 			ks = append(ks, k)
 		}
 	}
@@ -321,11 +340,23 @@ func (rs reportScope) overlaps(tp TP, cs []*Claim) []Overlap {
 				o.Protocol = ap.sync.Protocol
 				_, inPlan := ap.sync.Plan[a.MemberID]
 				o.Evicted = a.MemberID != "" && !inPlan
+			} else {
+				o.Evicted = rs.fenced(a.Member, a.MemberID)
 			}
 			out = append(out, o)
 		}
 	}
 	return out
+}
+
+// fenced reports whether member name had a member ID other than id.
+func (rs reportScope) fenced(name, id string) bool {
+	for other, n := range rs.r.memberIDs {
+		if n == name && other != id {
+			return true
+		}
+	}
+	return false
 }
 
 // pauses finds, per member, the longest gap between records it processed,
@@ -342,6 +373,29 @@ func (rs reportScope) pauses(rep *Report) {
 			}
 		}
 		rep.LongestPause[name] = longest
+	}
+}
+
+// paused counts the window's paused records (see Report.PausedRecords).
+func (rs reportScope) paused(rep *Report) {
+	for _, c := range rs.r.claims {
+		if c.Start.Before(rs.from) || c.Start.After(rs.to) {
+			continue
+		}
+		first := minTime(rs.end(c), rs.to)
+		times := rs.r.byMemberTP[c.Member][c.TP] // in processing order
+		if i, _ := slices.BinarySearchFunc(times, c.Start, time.Time.Compare); i < len(times) && times[i].Before(first) {
+			first = times[i]
+		}
+		for off, at := range rs.r.producedAt[c.TP] {
+			if !at.Before(first) {
+				continue
+			}
+			if f, ok := rs.r.firstAt[c.TP][off]; ok && f.Before(c.Start) {
+				continue
+			}
+			rep.PausedRecords++
+		}
 	}
 }
 

@@ -69,6 +69,15 @@
 // TestMixedInspect runs the assignor command (cmd/assignor) from outside the mixed group of Java
 // and our sarama members: describe, checked against the ledger (every member decoded, the
 // generation, each member's partitions, the producer's load), and whatif with every built-in
-// assignor. INTEROP_STRATEGY=sarama runs the g members with sarama's own cooperative-sticky instead, for
+// assignor.
+//
+// The KIP-848 tests (kip848_test.go) run groups with the kfake harness of bench/internal/e2e
+// pointed at this broker (e2e.Options.Brokers): the KIP-848 comparison's rolling restart with kgo
+// on the consumer protocol and with ours on franz-go; the online upgrade of a classic group led
+// by ours to the consumer protocol (fast re-join on and off), and its refusal while the weighted
+// assignor's carried weights sit in the assignment user data, with the deploy that lets it
+// through; and Kafka's refusal of a static leave without an instance ID, as franz-go v1.22.3
+// sends it.
+// INTEROP_STRATEGY=sarama runs the g members with sarama's own cooperative-sticky instead, for
 // comparison. The ledger's analysis is itself tested on synthetic histories, without a broker.
 package e2e
