@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/kgroup/assignor/bench/internal/machine"
 	"github.com/kgroup/assignor/workload"
 )
 
@@ -185,7 +186,7 @@ func invalidPlans(res *results) []string {
 
 // environment describes the machine, the toolchain and the peers' versions.
 func environment(cfg config) []string {
-	env := []string{fmt.Sprintf("%s (GOMAXPROCS %d); each child process runs with the same GOMAXPROCS, one child at a time", thisMachine(), runtime.GOMAXPROCS(0))}
+	env := []string{fmt.Sprintf("%s (GOMAXPROCS %d); each child process runs with the same GOMAXPROCS, one child at a time", machine.This(), runtime.GOMAXPROCS(0))}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		var deps []string
 		for _, d := range bi.Deps {
@@ -222,27 +223,6 @@ func goGC() string {
 		limit = "unset"
 	}
 	return fmt.Sprintf("Go contenders: GOGC=%s, GOMEMLIMIT %s; a runtime.GC() before each timed Lead, one warm-up Lead (or the history round) before the first", gogc, limit)
-}
-
-// machine describes the computer the run is measured on: the CPU model
-// named in cpuinfo (the text of /proc/cpuinfo; "unknown CPU" without one),
-// the logical CPUs Go sees and the Go toolchain, for example
-// "AMD EPYC, 2 CPUs, go1.26.8 linux/amd64".
-func machine(cpuinfo string) string {
-	model := "unknown CPU"
-	for _, line := range strings.Split(cpuinfo, "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" && strings.TrimSpace(v) != "" {
-			model = strings.TrimSpace(v)
-			break
-		}
-	}
-	return fmt.Sprintf("%s, %d CPUs, %s %s/%s", model, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-}
-
-// thisMachine is [machine] of the machine running this process.
-func thisMachine() string {
-	b, _ := os.ReadFile("/proc/cpuinfo") // absent outside Linux: "unknown CPU"
-	return machine(string(b))
 }
 
 // hasHistory reports whether members carry their contender's previous plan

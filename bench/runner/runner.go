@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kgroup/assignor/bench/internal/contender"
+	"github.com/kgroup/assignor/bench/internal/machine"
 	"github.com/kgroup/assignor/workload"
 )
 
@@ -117,7 +118,7 @@ func runAll(cfg config, stdout, stderr io.Writer) int {
 	started, loadBefore := time.Now(), loadAverage()
 	res := run(cfg, processSpawner(exe, []string{"-child"}), stderr)
 	res.Date, res.Wall = started.UTC(), time.Since(started)
-	res.Machine, res.Env = thisMachine(), environment(cfg)
+	res.Machine, res.Env = machine.This(), environment(cfg)
 	if loadBefore != "" {
 		res.Env = append(res.Env, fmt.Sprintf("load average (1, 5, 15 min) at start %s, at end %s (above %d means other work shared the %d CPUs)", loadBefore, loadAverage(), runtime.NumCPU(), runtime.NumCPU()))
 	}
