@@ -36,13 +36,19 @@
 //
 // Each repetition of each contender runs in a fresh child process (this
 // binary re-executed with the hidden -child flag, the job as JSON on stdin,
-// the result as JSON on stdout). A leader is a long-running process, so the
-// child first runs one warm-up Lead (or the history round), then times up to
-// five Leads, each on a fresh runner prepared untimed and after a GC, until
-// 300 ms are spent (a slower contender is timed once; a quick one, all of
-// whose Leads fit in 30 ms, up to 15 times), and reports the median one with
-// its allocated bytes and GC cycles from runtime.MemStats. It judges the
-// plan (package internal/measure): validity
+// the result as JSON on stdout): a contender over the cap (sarama's on the
+// larger shapes) can only be stopped by ending its process, and every
+// contender is timed in the same conditions (run in one process after
+// other jobs, the Go contenders measured 0 to 20% faster, unevenly, which
+// would skew the ratios between contenders run one way and the other). A
+// leader is a long-running process, so the child first runs
+// one warm-up Lead (or the history round), then times Leads with
+// testing.Benchmark (a b.Loop of -test.benchtime Nx), each on a fresh
+// runner prepared and after a GC with the timer stopped: as many as fit in
+// 300 ms, one to five (up to 15 while they fit in 30 ms). It reports the
+// median Lead (b.ReportMetric), the bytes allocated per Lead
+// (b.ReportAllocs) and the GC cycles that ended during timed Leads. It
+// judges the plan (package internal/measure): validity
 // by assignor.CheckPlan, balance, moves, withheld partitions and, for a
 // cooperative plan that withholds, the follow-up round. A run over the cap
 // (5s, 20s with -full, twice that for a script) ends its child; the row
@@ -52,11 +58,16 @@
 //
 // # Output
 //
-// Progress on stderr (a bar on a terminal, plain lines otherwise), then the
+// Progress on stderr (a line every 10 s), then the
 // tables on stdout: by default about 120 columns wide with a short legend,
 // every column with -wide. -out DIR also writes
-// DIR/results.md and DIR/plots/*.png (time against partitions on log-log
-// axes, one plot per scenario; moves per scenario) and DIR/results.json, from
+// DIR/results.md, DIR/plots/*.png and DIR/results.json: per scenario,
+// time-SCENARIO.png (time against partitions on log-log axes: ours through
+// each adapter, each client's own cooperative-sticky, the floor and any
+// contender you registered; a shape not run leaves a gap, a run stopped at
+// the cap is marked at the cap) and time-SCENARIO-variants.png (every
+// other contender of the run), and moves.png (partitions moved after a
+// join and a leave against the fewest possible, on a linear axis), from
 // which -render DIR redraws all of it without running again; with -out or
 // -render, -readme README.md rewrites the README's headline block from the
 // results. -quick is the CI

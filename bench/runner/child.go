@@ -4,12 +4,17 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"slices"
+	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/kgroup/assignor"
@@ -37,10 +42,14 @@ type result struct {
 	Phase  string `json:"phase,omitempty"` // where the cap hit
 	Err    string `json:"err,omitempty"`
 
-	Nanos      int64  `json:"nanos"`       // the timed Lead
-	AllocBytes uint64 `json:"alloc_bytes"` // TotalAlloc delta over the timed Lead
+	Nanos      int64  `json:"nanos"` // the median timed Lead
+	AllocBytes uint64 `json:"alloc_bytes"`
 	Allocs     uint64 `json:"allocs"`
-	GCs        uint32 `json:"gcs"` // garbage collection cycles that ended during the timed Lead
+	// GCs are the garbage collection cycles that ended during timed
+	// Leads, per Lead; AllocBytes and Allocs are per Lead too.
+	GCs float64 `json:"gcs"`
+	// Leads is how many Leads were timed.
+	Leads int `json:"leads,omitempty"`
 	// Phases are the steps of the reported Lead, for a runner that times
 	// them (contender.Phased), then the steps its Split timed apart.
 	Phases  []contender.Phase `json:"phases,omitempty"`
@@ -154,20 +163,24 @@ func protocolOf(c contender.Contender) assignor.Protocol {
 	return assignor.Eager
 }
 
-// lead prepares a fresh runner and runs Lead once within the cap.
-func lead(w *watchdog, j job, c contender.Contender, phase string, topics []assignor.Topic, joins []contender.MemberJoin, generation int32) ([]contender.Assignment, error) {
+// lead prepares a fresh runner and runs Lead once within the cap; it
+// returns the plan and the time Lead took.
+func lead(w *watchdog, j job, c contender.Contender, phase string, topics []assignor.Topic, joins []contender.MemberJoin, generation int32) ([]contender.Assignment, time.Duration, error) {
 	r := c.New()
 	if err := r.Prepare(topics, joins, generation); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	limit := j.Cap
 	if _, ok := r.(contender.SelfTimed); ok {
 		limit = selfTimedLimit(j.Cap) // the cap is for the run, not the JVM's start
 	}
+	start := time.Now()
 	if err := w.within(limit, phase, r.Lead); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return r.Result()
+	took := time.Since(start)
+	as, err := r.Result()
+	return as, took, err
 }
 
 // selfTimedLimit bounds one call of a self-timed contender (a JVM: its
@@ -196,9 +209,11 @@ func runCell(j job, w *watchdog) (result, error) {
 		return result{}, err
 	}
 	var hist map[string]contender.Assignment
+	var warm time.Duration // the history round's Lead, the warm-up
 	generation := int32(1)
 	if cs.Before != nil {
-		as, err := lead(w, j, c, "history", cs.Topics, joinsFor(cs.Before, nil, 0), generation)
+		var as []contender.Assignment
+		as, warm, err = lead(w, j, c, "history", cs.Topics, joinsFor(cs.Before, nil, 0), generation)
 		if err != nil {
 			return result{}, fmt.Errorf("bench: history round: %w", err)
 		}
@@ -206,7 +221,7 @@ func runCell(j job, w *watchdog) (result, error) {
 		generation++
 	}
 	joins := joinsFor(cs.After, hist, generation-1)
-	r, res, err := timeLeads(w, j, c, cs.Topics, joins, generation, cs.Before == nil)
+	r, res, err := timeLeads(w, j, c, cs.Topics, joins, generation, warm)
 	if err != nil {
 		return result{}, err
 	}
@@ -218,7 +233,7 @@ func runCell(j job, w *watchdog) (result, error) {
 	res.Quality = &q
 	if c.Cooperative && q.Withheld > 0 && q.Valid {
 		follow := joinsFor(cs.After, byMember(as), generation)
-		as2, err := lead(w, j, c, "follow-up", cs.Topics, follow, generation+1)
+		as2, _, err := lead(w, j, c, "follow-up", cs.Topics, follow, generation+1)
 		if err != nil {
 			return result{}, fmt.Errorf("bench: follow-up round: %w", err)
 		}
@@ -228,14 +243,13 @@ func runCell(j job, w *watchdog) (result, error) {
 	return res, nil
 }
 
-// Timed leads per child: a leader is a long-running process, so after one
-// warm-up Lead each child times up to timedLeads Leads, each on a fresh
-// runner prepared untimed and after a GC, until timedBudget is spent, and
-// reports the median one (its time, allocations and GC cycles). A
-// contender slower than timedBudget is timed once. A cell whose Leads are
-// quick (all of them within quickBudget) gets up to quickLeads: its times
-// are a fraction of a millisecond, where five samples varied by a fifth
-// from run to run.
+// Timed Leads per child: a leader is a long-running process, so after a
+// warm-up Lead (or the history round) each child times n Leads, each on a
+// fresh runner prepared and after a GC with the timer stopped, n chosen
+// from the warm-up's time w: as many as fit in timedBudget, from 1 to
+// timedLeads, or up to quickLeads while they fit in quickBudget (times of
+// a fraction of a millisecond, where five samples varied by a fifth from
+// run to run). The JVM harness follows the same rule (bench/kafka).
 const (
 	timedLeads  = 5
 	timedBudget = 300 * time.Millisecond
@@ -243,51 +257,94 @@ const (
 	quickBudget = 30 * time.Millisecond
 )
 
-// timeLeads runs the timed Leads of one cell and returns the runner of the
-// last one, for its result. warmUp asks for a warm-up Lead first (a cell
-// with a history round has had one).
-func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topic, joins []contender.MemberJoin, generation int32, warmUp bool) (contender.Runner, result, error) {
+// leadsFor is how many Leads of about w each a child times.
+func leadsFor(w time.Duration) int {
+	fit := func(budget time.Duration, most int) int {
+		if w <= 0 {
+			return most
+		}
+		return int(min(max((budget+w-1)/w, 1), time.Duration(most)))
+	}
+	return max(fit(timedBudget, timedLeads), fit(quickBudget, quickLeads))
+}
+
+// timeLeads times the contender's Lead with testing.Benchmark: a b.Loop of
+// leadsFor(warm) Leads (-test.benchtime Nx), after a warm-up Lead when warm
+// is 0 (a cell with a history round has had one, which took warm). It
+// reports the median Lead (b.ReportMetric), the allocations per Lead
+// (b.ReportAllocs), the GC cycles that ended during timed Leads per Lead
+// and the mean of each phase, and returns the runner of the last Lead, for
+// its result.
+func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topic, joins []contender.MemberJoin, generation int32, warm time.Duration) (contender.Runner, result, error) {
 	if st, ok := c.New().(contender.SelfTimed); ok {
 		return timeSelf(w, j, st, topics, joins, generation)
 	}
-	var r contender.Runner
-	var runs []result
-	var spent time.Duration
-	more := func() bool {
-		n := len(runs)
-		return n == 0 || n < timedLeads && spent < timedBudget || n < quickLeads && spent < quickBudget
+	prepare := func() (contender.Runner, error) {
+		r := c.New()
+		return r, r.Prepare(topics, joins, generation)
 	}
-	for more() {
-		r = c.New()
-		if err := r.Prepare(topics, joins, generation); err != nil {
-			return nil, result{}, err
+	if warm == 0 {
+		r, err := prepare()
+		if err == nil {
+			start := time.Now()
+			err = w.within(j.Cap, "warm-up", r.Lead)
+			warm = time.Since(start)
 		}
-		if warmUp {
-			if err := w.within(j.Cap, "warm-up", r.Lead); err != nil {
-				return nil, result{}, err
-			}
-			warmUp = false
-			continue
-		}
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		start := time.Now()
-		err := w.within(j.Cap, "timed", r.Lead)
-		elapsed := time.Since(start)
-		runtime.ReadMemStats(&after)
 		if err != nil {
 			return nil, result{}, err
 		}
-		spent += elapsed
-		run := result{Nanos: elapsed.Nanoseconds(), AllocBytes: after.TotalAlloc - before.TotalAlloc, Allocs: after.Mallocs - before.Mallocs, GCs: after.NumGC - before.NumGC}
-		if p, ok := r.(contender.Phased); ok {
-			run.Phases = p.Phases()
-		}
-		runs = append(runs, run)
 	}
-	slices.SortFunc(runs, func(a, b result) int { return cmp.Compare(a.Nanos, b.Nanos) })
-	med := runs[len(runs)/2]
+	setBenchtime(fmt.Sprintf("%dx", leadsFor(warm)))
+	var r contender.Runner
+	var err error
+	bench := testing.Benchmark(func(b *testing.B) {
+		b.ReportAllocs()
+		var times []time.Duration
+		var gcs uint64
+		phases := map[string]int64{}
+		for b.Loop() {
+			b.StopTimer()
+			if r, err = prepare(); err != nil {
+				b.SkipNow()
+			}
+			runtime.GC()
+			gc := gcCycles()
+			b.StartTimer()
+			start := time.Now()
+			err = w.within(j.Cap, "timed", r.Lead)
+			elapsed := time.Since(start)
+			b.StopTimer()
+			if err != nil {
+				b.SkipNow()
+			}
+			times, gcs = append(times, elapsed), gcs+gcCycles()-gc
+			if p, ok := r.(contender.Phased); ok {
+				for _, ph := range p.Phases() {
+					phases[ph.Name] += ph.Nanos
+				}
+			}
+			b.StartTimer()
+		}
+		slices.Sort(times)
+		b.ReportMetric(float64(times[len(times)/2]), "ns/median-lead")
+		b.ReportMetric(float64(gcs)/float64(b.N), "GCs/op")
+		for name, ns := range phases {
+			b.ReportMetric(float64(ns)/float64(b.N), phaseUnit+name)
+		}
+	})
+	if err != nil {
+		return nil, result{}, err
+	}
+	if bench.N == 0 {
+		return nil, result{}, fmt.Errorf("bench: %s: no timed Lead", j.Contender)
+	}
+	res := result{Nanos: int64(bench.Extra["ns/median-lead"]), AllocBytes: uint64(bench.AllocedBytesPerOp()), Allocs: uint64(bench.AllocsPerOp()),
+		GCs: bench.Extra["GCs/op"], Leads: bench.N}
+	for _, name := range slices.Sorted(maps.Keys(bench.Extra)) {
+		if phase, ok := strings.CutPrefix(name, phaseUnit); ok {
+			res.Phases = append(res.Phases, contender.Phase{Name: phase, Nanos: int64(bench.Extra[name])})
+		}
+	}
 	if p, ok := r.(contender.Phased); ok {
 		var parts []contender.Phase
 		err := w.within(j.Cap, "split", func() error {
@@ -298,14 +355,32 @@ func timeLeads(w *watchdog, j job, c contender.Contender, topics []assignor.Topi
 		if err != nil {
 			return nil, result{}, err
 		}
-		med.Phases = append(med.Phases, parts...)
+		res.Phases = append(res.Phases, parts...)
 	}
-	return r, med, nil
+	return r, res, nil
+}
+
+// phaseUnit prefixes the unit of a phase's b.ReportMetric.
+const phaseUnit = "ns/op-phase-"
+
+// setBenchtime sets testing.Benchmark's -test.benchtime.
+func setBenchtime(v string) {
+	testing.Init() // registers the flag outside `go test`; a no-op in a test binary
+	if err := flag.Set("test.benchtime", v); err != nil {
+		panic(err) // the flag exists once Init has run, and v is valid
+	}
+}
+
+// gcCycles returns the garbage collection cycles completed so far.
+func gcCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // timeSelf runs a contender that times itself (in a JVM): its own warm-up
 // and timed runs, each within the cap, the whole within selfTimedLimit; it
-// reports the median run, as timeLeads does.
+// reports the median of the runs the JVM reports.
 func timeSelf(w *watchdog, j job, r contender.SelfTimed, topics []assignor.Topic, joins []contender.MemberJoin, generation int32) (contender.Runner, result, error) {
 	if err := r.Prepare(topics, joins, generation); err != nil {
 		return nil, result{}, err
@@ -324,7 +399,7 @@ func timeSelf(w *watchdog, j job, r contender.SelfTimed, topics []assignor.Topic
 	}
 	slices.SortFunc(runs, func(a, b contender.TimedRun) int { return cmp.Compare(a.Nanos, b.Nanos) })
 	med := runs[len(runs)/2]
-	return r, result{Nanos: med.Nanos, AllocBytes: med.AllocBytes, GCs: med.GCs}, nil
+	return r, result{Nanos: med.Nanos, AllocBytes: med.AllocBytes, GCs: float64(med.GCs), Leads: 1}, nil
 }
 
 // runScript runs a script through a cooperative contender round by round,

@@ -62,18 +62,8 @@ func (r *row) compactCells(cl *cell, first bool) []string {
 	case r.C.Floor:
 		return append(out, "–", "–", "–")
 	}
-	plan := balance(r)
-	moves, withheld := "–", "–"
-	if hasHistory(cl.Scenario) {
-		moves = fmt.Sprint(q.Moves)
-		if q.MinMoves >= 0 {
-			moves += fmt.Sprintf(" (%d)", q.MinMoves)
-		}
-	}
-	if r.C.Cooperative {
-		withheld = fmt.Sprint(q.Withheld)
-	}
-	return append(out, plan, moves, withheld)
+	qc := r.quality(cl) // valid, balance, moves, withheld, …
+	return append(out, qc[1], qc[2], qc[3])
 }
 
 // writeCompactTable prints the compact table and its legend.
@@ -127,7 +117,7 @@ func legend(res *results) string {
 	}
 	b.WriteString("median: of the repetitions, each a child process's median timed leader run, bytes in to bytes out.\n")
 	b.WriteString("×franz-coop, ×floor: median ÷ franz-go cooperative-sticky's, ÷ the floor's (our codec), same cell. MB/op: allocated.\n")
-	b.WriteString("Every plan is valid unless INVALID shows. spread: most − fewest partitions per member, opt = best balance possible.\n")
+	b.WriteString("Every plan is valid unless INVALID shows. spread: most − fewest partitions per member; optimal: the least sum of squared loads any plan reaches (computed).\n")
 	b.WriteString("moves (min): partitions taken from their owners (least possible). withheld: held back for the follow-up round.\n")
 	if len(res.Scripts) > 0 {
 		b.WriteString("Scripts: roll restarts every member in turn, scale doubles then halves the group; sums over the rounds.\n")

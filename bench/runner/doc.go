@@ -13,7 +13,7 @@
 //	)
 //
 //	func main() {
-//		err := runner.Register(runner.Assignor{Key: "mine", Name: "my assignor", New: mypkg.New})
+//		err := runner.Register(runner.Contender("mine", "my assignor", mypkg.New))
 //		if err != nil {
 //			log.Fatal(err)
 //		}
@@ -21,6 +21,8 @@
 //	}
 //
 // then `go run . -contenders mine,mine-core,ours-coop,franz-coop -out results`.
+// mypkg.New may return any concrete assignor type (*mypkg.Assignor), as
+// for the kit's assignortest.Run and Benchmark.
 // Every flag of `go run ./bench` works (-list, -quick, -shapes,
 // -scenarios, -full, -wide, -growth, …).
 //

@@ -51,11 +51,24 @@ var (
 			}},
 		{protocol: "sticky (eager)", ours: "ours-sarama-sticky", peers: []string{"franz-sticky", "franz-sticky-log", "sarama-sticky"}, mbFrom: 40_000, limit: from(40_000, 0.75)},
 	}
+	codecPairings = []pairing{
+		{protocol: "cooperative-sticky", ours: "ours-coop", peers: []string{"franz-coop", "franz-coop-log", "sarama-coop"}, limit: peerLimit, floorLimit: from(0, 3)},
+		{protocol: "sticky (eager)", ours: "ours-sticky", peers: []string{"franz-sticky", "franz-sticky-log", "sarama-sticky"}, limit: peerLimit, mbFrom: 1},
+	}
 	franzPairings = []pairing{
 		{protocol: "cooperative-sticky", ours: "ours-franz-coop", peers: []string{"franz-coop", "franz-coop-log"}, limit: from(0, 0.2), floorLimit: floorTarget},
 		{protocol: "sticky (eager)", ours: "ours-franz-sticky", peers: []string{"franz-sticky", "franz-sticky-log"}, limit: from(0, 0.5), floorLimit: floorTarget},
 	}
 )
+
+// peerLimit: never slower than franz-go below 10k partitions, half its
+// time from 10k.
+func peerLimit(n int) float64 {
+	if n < 10_000 {
+		return 1
+	}
+	return 0.5
+}
 
 // floorTarget: within 3× the floor from 10k partitions, 2× from 100k.
 func floorTarget(n int) float64 {
@@ -68,7 +81,7 @@ func floorTarget(n int) float64 {
 	return 0
 }
 
-var headlineHeader = []string{"shape", "scenario", "protocol", "ours", "franz-go", "franz-go + log strings", "sarama", "ours ÷ franz-go", "ours ÷ franz-go + logs", "ours MB ÷ franz-go MB", "ours ×floor", "ours moves", "franz-go moves", "target"}
+var headlineHeader = []string{"shape", "scenario", "protocol", "ours", "franz-go", "franz-go + log strings", "sarama", "ours ÷ franz-go", "ours ÷ franz-go + logs", "ours MB ÷ franz-go MB", "ours ×floor", "target"}
 
 // pathTable renders one user path's table, or "" when the run has none of
 // its rows.
@@ -97,7 +110,7 @@ func pathTable(res *results, ps []pairing) string {
 			xLog, _ := divide(ours, logged)
 			mb := allocRatio(ours, ref)
 			b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), p.protocol, short(ours), short(ref), short(logged), short(sarama),
-				x, xLog, ratio(mb), ratio(ours.XFloor), moves(cl, ours), moves(cl, ref), p.verdict(cl, ours, ref)}))
+				x, xLog, ratio(mb), ratio(ours.XFloor), p.verdict(cl, ours, ref)}))
 		}
 	}
 	if b.Len() == 0 {

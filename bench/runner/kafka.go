@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"fmt"
 	"strings"
 	"time"
 )
@@ -29,7 +28,7 @@ func kafkaSection(res *results) string {
 		if b.Len() == 0 {
 			b.WriteString(kafkaIntro)
 			b.WriteString(mdHeader([]string{"shape", "scenario", "uniform", "uniform, HashMaps", "range", "Java coop-sticky", "ours sticky (owned)", "ours coop-sticky", "touch floor",
-				"sticky ÷ uniform", "sticky ÷ (uniform + floor)", "coop ÷ (uniform + floor)", "plans"}))
+				"sticky ÷ uniform", "sticky ÷ (uniform + floor)", "coop ÷ (uniform + floor)"}))
 		}
 		ref := fastest(u, uh)
 		touch := find(cl, keyTouch)
@@ -40,7 +39,7 @@ func kafkaSection(res *results) string {
 		}
 		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(u), short(uh), short(find(cl, keyRange)), short(find(cl, keyJavaCoop)),
 			short(sticky), short(coop), short(touch),
-			ratio(over(sticky, ref)), ratio(over(sticky, withFloor)), ratio(over(coop, withFloor)), samePlans(cl)}))
+			ratio(over(sticky, ref)), ratio(over(sticky, withFloor)), ratio(over(coop, withFloor))}))
 	}
 	return b.String()
 }
@@ -49,7 +48,7 @@ const kafkaIntro = "\n## Kafka's own assignors\n\n" +
 	"Apache Kafka 4.4.0's broker assignors (KIP-848: `uniform`, the default, and `range`) and the Java client's `CooperativeStickyAssignor`, each timed in a JVM of its own on the same groups as ours: `assign()` alone, on what Kafka hands it (the coordinator keeps the members' target assignments and the partition → owner map between rebalances; see \"What each contender times\"). " +
 	"Ours: `Assign` alone on a `Group` decoded beforehand (sticky on members that send their owned partitions; cooperative-sticky's first round), and the touch floor, the least work of reading that `Group` and writing a `Plan` of the same shape. " +
 	"Ratios take the faster of the two uniform rows (the owners in the coordinator's timeline maps, or in HashMaps as Kafka's jmh benchmark builds them). " +
-	"plans: every plan of uniform, ours and Java's valid, balanced (spread ≤ 1 where subscriptions are identical; cooperative plans after their follow-up round) and moving the fewest partitions, or what differs; range balances topic by topic only and is left out.\n\n"
+	"Their plans are judged with every other contender's in Plan quality below.\n\n"
 
 // measured reports whether r has a median.
 func measured(r *row) bool { return r != nil && r.Median > 0 }
@@ -71,40 +70,4 @@ func over(r *row, d time.Duration) float64 {
 		return 0
 	}
 	return float64(r.Median) / float64(d)
-}
-
-// samePlans says whether the plans of the cell's uniform, ours and Java's
-// rows are all valid, balanced and minimal in moves, or lists how each
-// falls short.
-func samePlans(cl *cell) string {
-	var off []string
-	judged := 0
-	for _, key := range []string{keyUniform, keyUniformHash, keyJavaCoop, keyStickyOwned, keyCoopCore} {
-		r := find(cl, key)
-		if r == nil || r.Q == nil {
-			continue
-		}
-		judged++
-		q, settled := r.Q, r.Q
-		if r.C.Cooperative && r.Settle != nil {
-			settled = r.Settle
-		}
-		switch {
-		case !q.Valid || !settled.Valid:
-			off = append(off, key+" INVALID")
-		case settled.Withheld > 0:
-			off = append(off, fmt.Sprintf("%s withholds %d after its follow-up round", key, settled.Withheld))
-		case q.Uniform && settled.Spread > 1:
-			off = append(off, fmt.Sprintf("%s spread %d", key, settled.Spread))
-		case q.MinMoves >= 0 && q.Moves != q.MinMoves:
-			off = append(off, fmt.Sprintf("%s moves %d (min %d)", key, q.Moves, q.MinMoves))
-		}
-	}
-	switch {
-	case judged == 0:
-		return "–"
-	case len(off) == 0:
-		return "same: valid, balanced, fewest moves"
-	}
-	return strings.Join(off, "; ")
 }

@@ -47,29 +47,14 @@ func markdown(res *results, plots []string) string {
 	for _, e := range res.Env {
 		fmt.Fprintf(&b, "- %s\n", e)
 	}
-	b.WriteString("\nTimes are the leader's unit of work, the members' encoded JoinGroup metadata in and the encoded assignments out, each repetition in a fresh process, repetitions interleaved across contenders. Absolute times on a shared 2-core VM are noisy; the ratios in the same cell are what count.\n\n")
+	b.WriteString("\nTimes are the leader's unit of work, the members' encoded JoinGroup metadata in and the encoded assignments out, each repetition in a fresh process, repetitions interleaved across contenders. Absolute times depend on the machine and on what else ran on it; the ratios in the same cell are what count.\n\n")
 
 	b.WriteString(headlines(res))
 	b.WriteString(kafkaSection(res))
-	b.WriteString("## Secondary: ours through our codec, and the core alone\n\n")
-	b.WriteString("Ours with members' bytes decoded and assignments encoded by our codec directly (package wire), no client's types in between, and the core (Assign alone on a decoded group). Targets: from 10k partitions up at most 0.5× franz-go's median, at 1k never slower, within 3× of the floor (where franz-go is capped or cannot run the scenario, the floor bound alone applies).\n\n")
-	b.WriteString("### cooperative-sticky\n\n")
-	b.WriteString(mdHeader([]string{"shape", "scenario", "ours", "franz-go", "ours ÷ franz-go", "sarama", "floor", "ours ÷ floor", "ours MB / franz-go MB", "ours moves", "franz-go moves", "target"}))
-	for _, cl := range res.Cells {
-		ours, franz, sarama, floor := find(cl, "ours-coop"), find(cl, refKey), find(cl, "sarama-coop"), find(cl, floorKey)
-		if ours == nil {
-			continue
-		}
-		mb := "–"
-		if franz != nil && ours.AllocMed > 0 && franz.AllocMed > 0 {
-			mb = fmt.Sprintf("%.2f", float64(ours.AllocMed)/float64(franz.AllocMed))
-		}
-		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(franz), ratio(ours.XRef), short(sarama), short(floor), ratio(ours.XFloor), mb, moves(cl, ours), moves(cl, franz), target(cl, ours)}))
-	}
-	if sticky := stickyHeadline(res); sticky != "" {
-		b.WriteString("\n### sticky (eager)\n\n")
-		b.WriteString("Targets: from 10k partitions up, ours at most 0.5× franz-go's sticky median; at 1k never slower; allocated bytes no more than franz-go's. Core is our Assign alone on a decoded group.\n\n")
-		b.WriteString(sticky)
+	if t := pathTable(res, codecPairings); t != "" {
+		b.WriteString("## Secondary: ours through our codec\n\n")
+		b.WriteString("Ours with the members' bytes decoded and the assignments encoded by our codec directly (package wire), no client's types in between; the core rows (Assign alone on a decoded group) are in Every contender's time. Targets: at 1k partitions never slower than franz-go, from 10k at most 0.5× its median; cooperative-sticky within 3× of the floor, eager sticky allocating no more than franz-go.\n\n")
+		b.WriteString(t)
 	}
 	if slopes := slopeTable(res); slopes != "" {
 		b.WriteString("\n## Growth: log-log slope of the median against partitions\n\n")
@@ -81,11 +66,13 @@ func markdown(res *results, plots []string) string {
 		b.WriteString(slopes)
 	}
 
-	b.WriteString("\n## Every contender\n\n")
-	b.WriteString(mdHeader(slices.Clone(tableHeader)))
+	b.WriteString(qualityReport(res))
+	b.WriteString("\n## Every contender's time\n\n")
+	b.WriteString(mdHeader(slices.Clone(tableHeader[:len(tableHeader)-len(qualityHeader)])))
 	for _, cl := range res.Cells {
 		for _, r := range cl.Rows {
-			b.WriteString(mdRow(r.cells(cl)))
+			cols := r.cells(cl)
+			b.WriteString(mdRow(cols[:len(cols)-len(qualityHeader)]))
 		}
 	}
 	b.WriteString(breakdown(res))
@@ -137,84 +124,18 @@ func timedSections(res *results) string {
 const definitions = `
 ## Columns
 
-- **median, min**: over the repetitions (each a child process) of the child's median timed Lead: after one warm-up Lead (or the history round in join and leave), each child times up to 5 Leads on fresh runners, until 300 ms are spent (up to 15 while they all fit in 30 ms), as a long-running leader would run them.
+- **median, min**: over the repetitions (each a child process) of the child's median timed Lead: after one warm-up Lead (or the history round in join and leave), each child times Leads with testing.Benchmark, each on a fresh runner prepared and after a GC with the timer stopped, as many as fit in 300 ms, one to five (up to 15 while they fit in 30 ms), as a long-running leader would run them.
 - **×franz-coop, ×floor**: median ÷ the median of franz-go's cooperative-sticky (without kgo's log strings), or of the floor with our codec ("floor"), in the same shape and scenario; "> cap" rows show the cap ÷ that median.
 - **floor**: the work no leader can avoid, with our codec: decode every member's subscription, then encode an assignment decided beforehand (one member per partition, untimed), which means grouping it by member and topic into the lists the encoder takes and writing each member's bytes. Like every other contender, it holds only the members' raw metadata and the topics between Leads, so its Lead meets the garbage collector in the same state.
-- **MB/op**: bytes allocated during the timed Lead (runtime.MemStats.TotalAlloc), median.
-- **GCs**: garbage collection cycles that ended during the timed Lead (runtime.MemStats.NumGC), median. Each timed Lead starts right after a forced collection, in a process that holds little besides the members' metadata, so a contender that allocates more than that heap's headroom pays for a cycle or two inside its Lead. Up to 10k partitions ours, franz-go's and the floor's rows show none; from 40k on most bytes-in rows show one or more (the floor's too, in most cells), while the core rows, whose process also holds the decoded group and so has more headroom, mostly show none.
+- **MB/op**: bytes allocated per timed Lead (testing's B/op), median over the repetitions.
+- **GCs**: garbage collection cycles that ended during timed Leads, per Lead, median over the repetitions. Each timed Lead starts right after a forced collection, in a process that holds little besides the members' metadata, so a contender that allocates more than that heap's headroom pays for a cycle or two inside its Lead. Up to 10k partitions ours, franz-go's and the floor's rows show none; from 40k on most bytes-in rows show one or more (the floor's too, in most cells), while the core rows, whose process also holds the decoded group and so has more headroom, mostly show none.
 - **valid**: assignor.CheckPlan on the decoded assignments, as the contender's protocol; an invalid plan names the partition.
-- **balance**: spread = most − fewest partitions per member; "opt" when the sum of squared loads is the least possible (every subscribed partition spread evenly), "best seen" when no contender did better, "(withholding)" for a cooperative first round that withholds partitions for the follow-up.
-- **moves (min)**: partitions a member owned in its contender's previous plan and is not given now, withheld ones included, a departed member's excluded; min = the fewest any optimally balanced plan needs.
+- **balance**: spread = most − fewest partitions per member; "optimal" when the plan's sum of squared loads is the least any complete plan of the group reaches, "NOT optimal (optimum N)" otherwise, N being the least spread possible. The optimum is computed exactly for the group (a min-cost flow over classes of members with the same subscriptions; package bench/internal/measure), never taken from the contenders that ran: with identical subscriptions it is ⌈P/M⌉ or ⌊P/M⌋ partitions per member (spread 0 or 1). "(withholding)" marks a cooperative first round that holds partitions back for the follow-up.
+- **moves (fewest)**: partitions a member owned in its contender's previous plan and is not given now, withheld ones included, a departed member's excluded; fewest = the fewest any optimally balanced plan needs from that history (identical subscriptions: each member keeps at most its share, the largest owners the larger shares; one member joining a balanced group of M members owning P partitions needs at least ⌊P/(M+1)⌋).
 - **withheld**: cooperative only, subscribed partitions assigned to nobody this round (handed over in the follow-up).
-- **settled**: cooperative only, the follow-up round after every member rejoins owning what it was given: its spread, its extra moves, what it still withholds.
+- **after the follow-up**: cooperative only, the follow-up round after every member rejoins owning what it was given: its spread, its extra moves, what it still withholds.
 - **rack-local**: racks scenario, the share of partitions given to a member in one of the partition's replica racks (three racks, two replicas per partition).
 `
-
-// stickyHeadline renders the eager sticky comparison: ours (bytes in and
-// core) against franz-go's and sarama's sticky, with its targets.
-func stickyHeadline(res *results) string {
-	var b strings.Builder
-	for _, cl := range res.Cells {
-		ours, core, franz, sarama := find(cl, "ours-sticky"), find(cl, "ours-sticky-core"), find(cl, "franz-sticky"), find(cl, "sarama-sticky")
-		if ours == nil {
-			continue
-		}
-		ratioText, x := divide(ours, franz)
-		coreText, _ := divide(core, franz)
-		mb, verdict := "–", "–"
-		if x > 0 {
-			limit := peerLimit(cl)
-			var missed []string
-			if x > limit {
-				missed = append(missed, fmt.Sprintf("÷franz-go %.2f > %.1f", x, limit))
-			}
-			if franz.Status == statusOK && ours.AllocMed > 0 && franz.AllocMed > 0 {
-				m := float64(ours.AllocMed) / float64(franz.AllocMed)
-				mb = fmt.Sprintf("%.2f", m)
-				if m > 1 {
-					missed = append(missed, fmt.Sprintf("MB %.2f× franz-go's", m))
-				}
-			}
-			verdict = "met"
-			if len(missed) > 0 {
-				verdict = "missed: " + strings.Join(missed, "; ")
-			}
-		}
-		b.WriteString(mdRow([]string{cl.Shape.String(), string(cl.Scenario), short(ours), short(core), short(franz), short(sarama), ratioText, coreText, mb, moves(cl, ours), moves(cl, franz), moves(cl, sarama), verdict}))
-	}
-	if b.Len() == 0 {
-		return ""
-	}
-	return mdHeader([]string{"shape", "scenario", "ours", "ours core", "franz-go", "sarama", "ours ÷ franz-go", "core ÷ franz-go", "ours MB / franz-go MB", "ours moves", "franz-go moves", "sarama moves", "target"}) + b.String()
-}
-
-// peerLimit is the most ours may take as a multiple of franz-go's median in
-// cell cl: half from 10k partitions up, never slower below.
-func peerLimit(cl *cell) float64 {
-	if cl.Shape.Total() < 10_000 {
-		return 1
-	}
-	return 0.5
-}
-
-// target says whether ours meets its targets in cell cl.
-func target(cl *cell, ours *row) string {
-	if ours.Median == 0 {
-		return "–"
-	}
-	var missed []string
-	limit := peerLimit(cl)
-	if ours.XRef > limit {
-		missed = append(missed, fmt.Sprintf("÷franz-go %.2f > %.1f", ours.XRef, limit))
-	}
-	if ours.XFloor > 3 {
-		missed = append(missed, fmt.Sprintf("×floor %.1f > 3", ours.XFloor))
-	}
-	if len(missed) == 0 {
-		return "met"
-	}
-	return "missed: " + strings.Join(missed, "; ")
-}
 
 // slopeTable renders, per contender and scenario, the least-squares slope
 // of log(median) against log(partitions) over the shapes it ran.
@@ -324,11 +245,4 @@ func short(r *row) string {
 		return dur(r.Median) + " INVALID"
 	}
 	return dur(r.Median)
-}
-
-func moves(cl *cell, r *row) string {
-	if r == nil || r.Q == nil || (!hasHistory(cl.Scenario)) {
-		return "–"
-	}
-	return fmt.Sprint(r.Q.Moves)
 }

@@ -19,14 +19,11 @@ func writeOutputs(dir string, res *results) error {
 	}
 	var names []string
 	for _, sc := range res.Cfg.scenarios {
-		name := "time-" + string(sc) + ".png"
-		ok, err := timePlot(res, sc, filepath.Join(plots, name))
+		written, err := timePlots(res, sc, plots)
 		if err != nil {
-			return fmt.Errorf("bench: plot %s: %w", name, err)
+			return err
 		}
-		if ok {
-			names = append(names, name)
-		}
+		names = append(names, written...)
 	}
 	if ok, err := movesPlot(res, filepath.Join(plots, "moves.png")); err != nil {
 		return fmt.Errorf("bench: plot moves.png: %w", err)
@@ -104,6 +101,9 @@ func loadJSON(dir string) (*results, error) {
 	}
 	res.Cfg = config{contenders: s.Contenders, scenarios: s.Scenarios, reps: s.Reps, cap: s.Cap, seed: s.Seed, full: s.Full, group: s.Group, growth: s.Growth, out: dir, args: s.Args}
 	for _, cl := range res.Cells {
+		if cl.Opt == nil { // results saved before cells had their optimum
+			cl.Opt = optimum(cl.Shape, cl.Scenario, s.Seed)
+		}
 		finish(cl)
 	}
 	return res, nil

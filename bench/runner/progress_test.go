@@ -6,19 +6,15 @@ import (
 	"testing"
 )
 
-// TestProgressPlainLines: off a terminal, progress is plain lines with no
-// carriage return, and the last says every job is done.
+// TestProgressPlainLines: progress is plain lines with no carriage return,
+// and the last says every job is done.
 func TestProgressPlainLines(t *testing.T) {
 	var buf bytes.Buffer
-	p := newBar(3, &buf)
+	p := newProgress(3, &buf)
 	for range 3 {
-		if err := p.Add(1); err != nil {
-			t.Fatal(err)
-		}
+		p.add(1)
 	}
-	if err := p.Close(); err != nil {
-		t.Fatal(err)
-	}
+	p.close()
 	out := buf.String()
 	if strings.Contains(out, "\r") {
 		t.Errorf("carriage return in %q", out)

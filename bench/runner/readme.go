@@ -70,7 +70,7 @@ func readmeBlock(res *results) string {
 	}
 	var b strings.Builder
 	b.WriteString(readmeBegin + "\n\n")
-	fmt.Fprintf(&b, "From `go run ./bench%s` (%s, 2 cores; medians of each contender's runs in separate processes, interleaved). Each time is a leader's whole unit of work as that client's leader runs it: the members' encoded JoinGroup metadata in, the encoded assignments out. Shapes: `topics x partitions per topic / members (total partitions)`. *join*: one member joins a balanced group; *mixed*: odd members subscribe to half the topics. franz-go's times in parentheses include the log strings kgo's leader builds for its built-in balancers at any log level; the ratios use the times without.\n\n", readmeFlags(res.Cfg), res.Date.Format("2006-01-02"))
+	fmt.Fprintf(&b, "From `go run ./bench%s` (%s, on %s; medians of each contender's runs in separate processes, interleaved). Each time is a leader's whole unit of work as that client's leader runs it: the members' encoded JoinGroup metadata in, the encoded assignments out. Shapes: `topics x partitions per topic / members (total partitions)`. *join*: one member joins a balanced group; *mixed*: odd members subscribe to half the topics. franz-go's times in parentheses include the log strings kgo's leader builds for its built-in balancers at any log level; the ratios use the times without.\n\n", readmeFlags(res.Cfg), res.Date.Format("2006-01-02"), res.machine())
 	if sar.Len() > 0 {
 		b.WriteString("**sarama users**: ours through the sarama adapter, inside sarama's leader code, against sarama's own strategies and franz-go's.\n\n")
 		b.WriteString(mdHeader([]string{"shape", "scenario", "ours coop-sticky", "sarama coop-sticky", "franz-go coop-sticky", "ours ÷ franz-go", "ours sticky", "sarama sticky", "franz-go sticky", "ours ÷ franz-go"}))
@@ -90,9 +90,35 @@ func readmeBlock(res *results) string {
 	return b.String()
 }
 
-// readmeFlags is the run's flags, -out as the repository's docs directory
-// (a run rendered from a copy elsewhere names where it was copied).
+// machine is the computer the results were measured on; for results saved
+// before they named it, what their setting lines say.
+func (res *results) machine() string {
+	if res.Machine != "" {
+		return res.Machine
+	}
+	if len(res.Env) >= 2 && strings.Contains(res.Env[0], " CPUs") {
+		// "go1.26.8 linux/amd64, 2 CPUs (GOMAXPROCS 2); …", then the model.
+		goVersion, cpus, _ := strings.Cut(res.Env[0], ", ")
+		cpus, _, _ = strings.Cut(cpus, " (")
+		return res.Env[1] + ", " + cpus + ", " + goVersion
+	}
+	return "a machine the results do not name"
+}
+
+// readmeFlags is the run's command line, with -out naming the
+// repository's docs directory (a run written or rendered elsewhere and
+// copied there names where it was written).
 func readmeFlags(cfg config) string {
+	args := slices.Clone(cfg.args)
+	for i, a := range args {
+		switch {
+		case (a == "-out" || a == "--out") && i+1 < len(args):
+			args[i+1] = "docs"
+		case strings.HasPrefix(a, "-out=") || strings.HasPrefix(a, "--out="):
+			args[i] = "-out=docs"
+		}
+	}
+	cfg.args = args
 	if cfg.out != "" {
 		cfg.out = "docs"
 	}

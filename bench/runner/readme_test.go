@@ -54,3 +54,38 @@ func TestUpdateReadme(t *testing.T) {
 		t.Errorf("a file without the markers was changed: %q", b)
 	}
 }
+
+// The README names the machine as measured and the command as run, with
+// -out as the docs directory it is copied to.
+func TestReadmeMachineAndCommand(t *testing.T) {
+	res := &results{Cfg: config{args: []string{"-quick", "-contenders", "ours-coop,franz-coop", "-out", "/tmp/x", "-readme", "README.md"}, out: "/tmp/x"},
+		Machine: "Some CPU, 8 CPUs, go1.99 linux/amd64"}
+	block := readmeBlock(res)
+	for _, want := range []string{"`go run ./bench -quick -contenders ours-coop,franz-coop -out docs -readme README.md`", "on Some CPU, 8 CPUs, go1.99 linux/amd64;"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("block lacks %q:\n%s", want, block)
+		}
+	}
+	if strings.Contains(block, "2 cores") {
+		t.Errorf("block names a machine it did not measure:\n%s", block)
+	}
+	// Results saved before they named the machine: their setting lines.
+	old := &results{Env: []string{"go1.26.8 linux/amd64, 2 CPUs (GOMAXPROCS 2); each child process runs with the same GOMAXPROCS, one child at a time", "AMD EPYC"}}
+	if got, want := old.machine(), "AMD EPYC, 2 CPUs, go1.26.8 linux/amd64"; got != want {
+		t.Errorf("machine of old results = %q, want %q", got, want)
+	}
+}
+
+// results.md quotes the command line as run, whatever its flags.
+func TestResultsQuoteTheCommand(t *testing.T) {
+	for _, args := range [][]string{
+		{"-quick"},
+		{"-quick", "-contenders", "ours-coop,franz-coop", "-out", "x"},
+		{"-shapes", "1k,10k", "-scenarios", "join", "-reps", "1", "-out", "x"},
+	} {
+		md := markdown(&results{Cfg: config{args: args}}, nil)
+		if want := "`go run ./bench " + strings.Join(args, " ") + "`"; !strings.Contains(md, want) {
+			t.Errorf("results.md lacks %s:\n%s", want, md[:min(len(md), 300)])
+		}
+	}
+}

@@ -10,11 +10,13 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/kgroup/assignor/bench/internal/machine"
 	"github.com/kgroup/assignor/workload"
 )
 
-// tableHeader are the columns of the results table.
-var tableHeader = []string{"shape", "scenario", "contender", "median", "min", "×franz-coop", "×floor", "MB/op", "GCs", "valid", "balance", "moves (min)", "withheld", "settled", "rack-local"}
+// tableHeader are the columns of the wide table: the time columns, then
+// the plan's (qualityHeader).
+var tableHeader = append([]string{"shape", "scenario", "contender", "median", "min", "×franz-coop", "×floor", "MB/op", "GCs"}, qualityHeader...)
 
 // cells renders one row's columns.
 func (r *row) cells(cl *cell) []string {
@@ -33,49 +35,14 @@ func (r *row) cells(cl *cell) []string {
 			return append(out, r.Note, "", atLeast(r.capRatio(cl, refKey)), atLeast(r.capRatio(cl, floorKey)), "", "", "", "", "", "", "", "")
 		}
 	}
-	out = append(out, dur(r.Median), dur(r.Min), ratio(r.XRef), ratio(r.XFloor), fmt.Sprintf("%.1f", float64(r.AllocMed)/1e6), fmt.Sprint(r.GCMed))
-	q := r.Q
-	if q == nil {
-		return append(out, "", "", "", "", "", "")
-	}
-	valid := "ok"
-	if !q.Valid {
-		valid = fmt.Sprintf("INVALID (%d): %s", q.NumViolations, q.Violations[0])
-	}
-	out = append(out, valid)
-	if r.C.Floor { // the floor's plan is a placeholder of the right size
-		return append(out, "–", "–", "–", "–", "–")
-	}
-	out = append(out, balance(r))
-	if hasHistory(cl.Scenario) {
-		if q.MinMoves >= 0 {
-			out = append(out, fmt.Sprintf("%d (%d)", q.Moves, q.MinMoves))
-		} else {
-			out = append(out, fmt.Sprint(q.Moves))
-		}
-	} else {
-		out = append(out, "–")
-	}
-	if r.C.Cooperative && !r.C.Floor {
-		out = append(out, fmt.Sprint(q.Withheld))
-	} else {
-		out = append(out, "–")
-	}
-	if s := r.Settle; s != nil {
-		v := ""
-		if !s.Valid {
-			v = ", INVALID"
-		}
-		out = append(out, fmt.Sprintf("spread %d, +%d moves, %d withheld%s", s.Spread, s.Moves, s.Withheld, v))
-	} else {
-		out = append(out, "–")
-	}
-	if q.RackTotal > 0 {
-		out = append(out, fmt.Sprintf("%.1f%%", 100*float64(q.RackLocal)/float64(q.RackTotal)))
-	} else {
-		out = append(out, "–")
-	}
-	return out
+	out = append(out, r.timeCells()...)
+	return append(out, r.quality(cl)...)
+}
+
+// timeCells are a measured row's time columns: median, min, ×franz-coop,
+// ×floor, MB/op, GCs.
+func (r *row) timeCells() []string {
+	return []string{dur(r.Median), dur(r.Min), ratio(r.XRef), ratio(r.XFloor), fmt.Sprintf("%.1f", float64(r.AllocMed)/1e6), fmt.Sprintf("%.2g", r.GCMed)}
 }
 
 // capRatio is cap / the reference's median: a capped row is at least that
@@ -94,25 +61,6 @@ func atLeast(x float64) string {
 		return "–"
 	}
 	return ">" + ratio(x)
-}
-
-func balance(r *row) string {
-	q := r.Q
-	s := fmt.Sprint(q.Spread)
-	switch {
-	case q.Withheld > 0:
-		s += " (withholding)"
-	case q.Optimal():
-		s += " opt"
-	case r.BestSumSq >= 0 && q.SumSq <= r.BestSumSq:
-		s += " best seen"
-	default:
-		s += " NOT opt"
-	}
-	if q.Empty > 0 {
-		s += fmt.Sprintf(", %d empty", q.Empty)
-	}
-	return s
 }
 
 func ratio(x float64) string {
@@ -238,10 +186,7 @@ func invalidPlans(res *results) []string {
 
 // environment describes the machine, the toolchain and the peers' versions.
 func environment(cfg config) []string {
-	env := []string{fmt.Sprintf("%s %s/%s, %d CPUs (GOMAXPROCS %d); each child process runs with the same GOMAXPROCS, one child at a time", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))}
-	if cpu := cpuModel(); cpu != "" {
-		env = append(env, cpu)
-	}
+	env := []string{fmt.Sprintf("%s (GOMAXPROCS %d); each child process runs with the same GOMAXPROCS, one child at a time", machine.This(), runtime.GOMAXPROCS(0))}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		var deps []string
 		for _, d := range bi.Deps {
@@ -278,19 +223,6 @@ func goGC() string {
 		limit = "unset"
 	}
 	return fmt.Sprintf("Go contenders: GOGC=%s, GOMEMLIMIT %s; a runtime.GC() before each timed Lead, one warm-up Lead (or the history round) before the first", gogc, limit)
-}
-
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
 }
 
 // hasHistory reports whether members carry their contender's previous plan

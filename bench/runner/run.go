@@ -27,8 +27,8 @@ type row struct {
 	Note   string        // why capped, skipped, n/a or failed
 	Cap    time.Duration // the cap it hit
 	Times  []time.Duration
-	Allocs []uint64 // bytes allocated per repetition
-	GCs    []uint32 // GC cycles during the reported Lead, per repetition
+	Allocs []uint64  // bytes allocated per repetition
+	GCs    []float64 // GC cycles per timed Lead, per repetition
 	// Phases are each repetition's phases (see result.Phases).
 	Phases [][]contender.Phase `json:",omitempty"`
 	Q      *measure.Quality
@@ -36,16 +36,34 @@ type row struct {
 	// Filled by finish:
 	Median, Min time.Duration
 	AllocMed    uint64
-	GCMed       uint32
+	GCMed       float64
 	XRef        float64 // median / franz-go cooperative-sticky median, 0 if unknown
 	XFloor      float64 // median / floor median, 0 if unknown
-	BestSumSq   int64   // least SumSq over the cell's valid plans
 }
 
 type cell struct {
 	Shape    workload.Shape
 	Scenario workload.Scenario
-	Rows     []*row
+	// Opt is the best balance any complete plan reaches for the cell's
+	// group (measure.Optimum), the reference of every row's balance;
+	// nil when the group could not be built.
+	Opt  *measure.Balance `json:",omitempty"`
+	Rows []*row
+}
+
+// optimum returns the best balance of scenario sc's group on shape s, or
+// nil if it cannot be built.
+func optimum(s workload.Shape, sc workload.Scenario, seed uint64) *measure.Balance {
+	cs, err := workload.Build(s, sc, seed)
+	if err != nil {
+		return nil
+	}
+	subs := make([][]string, len(cs.After))
+	for i, m := range cs.After {
+		subs[i] = m.Topics
+	}
+	b := measure.Optimum(cs.Topics, subs)
+	return &b
 }
 
 type scriptRow struct {
@@ -64,6 +82,8 @@ type results struct {
 	Cfg     config    `json:"-"`
 	Date    time.Time // when the run started
 	Wall    time.Duration
+	// Machine is the computer the run was measured on (see machine).
+	Machine string `json:",omitempty"`
 	Env     []string
 }
 
@@ -72,11 +92,11 @@ const refKey, floorKey = "franz-coop", "floor"
 
 // run runs every job of cfg through spawn, interleaving repetitions across
 // contenders (repetition r of every contender before repetition r+1, the
-// contender order rotated each repetition), and shows a progress bar on bar.
-func run(cfg config, spawn spawner, barOut io.Writer) *results {
+// contender order rotated each repetition), and prints its progress on progressOut.
+func run(cfg config, spawn spawner, progressOut io.Writer) *results {
 	rn := &runner{cfg: cfg, spawn: spawn, res: &results{Cfg: cfg}, cappedOn: map[string]string{}}
-	rn.bar = newBar(jobCount(cfg), barOut)
-	defer rn.bar.Close()
+	rn.progress = newProgress(jobCount(cfg), progressOut)
+	defer rn.progress.close()
 	for _, s := range cfg.shapes {
 		for _, sc := range cfg.scenarios {
 			rn.cell(s, sc)
@@ -93,13 +113,13 @@ func run(cfg config, spawn spawner, barOut io.Writer) *results {
 		}
 	}
 	if cfg.group {
-		rn.res.Groups = runGroups(spawn, cfg.seed, func() { _ = rn.bar.Add(1) })
+		rn.res.Groups = runGroups(spawn, cfg.seed, func() { rn.progress.add(1) })
 	}
 	return rn.res
 }
 
-// jobCount is how many child jobs cfg asks for at most, the progress bar's
-// length.
+// jobCount is how many child jobs cfg asks for at most, its progress's
+// total.
 func jobCount(cfg config) int {
 	total := 0
 	for range cfg.shapes {
@@ -125,10 +145,10 @@ func jobCount(cfg config) int {
 // runner is one run in progress: its results so far, and where each
 // contender hit the cap.
 type runner struct {
-	cfg   config
-	spawn spawner
-	bar   progress
-	res   *results
+	cfg      config
+	spawn    spawner
+	progress *progress
+	res      *results
 	// cappedOn maps a contender key and "/" and a scenario or "script "
 	// and a script name to the shape on which it hit the cap: larger shapes
 	// skip it.
@@ -138,7 +158,7 @@ type runner struct {
 // cell runs every repetition of every contender on shape s and scenario
 // sc, interleaved, and finishes the cell.
 func (rn *runner) cell(s workload.Shape, sc workload.Scenario) {
-	cl := &cell{Shape: s, Scenario: sc}
+	cl := &cell{Shape: s, Scenario: sc, Opt: optimum(s, sc, rn.cfg.seed)}
 	rn.res.Cells = append(rn.res.Cells, cl)
 	var active []*row
 	for _, c := range rn.cfg.contenders {
@@ -149,7 +169,7 @@ func (rn *runner) cell(s workload.Shape, sc workload.Scenario) {
 			r.Status, r.Note = statusNA, "cannot take racks"
 		case rn.cappedOn[c.Key+"/"+string(sc)] != "":
 			r.Status, r.Note = statusSkipped, "not run: over the cap on "+rn.cappedOn[c.Key+"/"+string(sc)]
-			_ = rn.bar.Add(rn.cfg.reps)
+			rn.progress.add(rn.cfg.reps)
 		default:
 			active = append(active, r)
 		}
@@ -161,7 +181,7 @@ func (rn *runner) cell(s workload.Shape, sc workload.Scenario) {
 				continue
 			}
 			out := rn.spawn(job{Contender: r.C.Key, Shape: s, Scenario: sc, Seed: rn.cfg.seed, Cap: rn.cfg.cap})
-			_ = rn.bar.Add(1)
+			rn.progress.add(1)
 			rn.record(r, out, s, sc, rn.cfg.reps-rep-1)
 		}
 	}
@@ -175,10 +195,10 @@ func (rn *runner) record(r *row, out result, s workload.Shape, sc workload.Scena
 	case out.Capped:
 		r.Status, r.Note, r.Cap = statusCapped, "> cap "+rn.cfg.cap.String()+" ("+out.Phase+")", rn.cfg.cap
 		rn.cappedOn[r.C.Key+"/"+string(sc)] = s.Short()
-		_ = rn.bar.Add(remaining)
+		rn.progress.add(remaining)
 	case out.Err != "":
 		r.Status, r.Note = statusError, out.Err
-		_ = rn.bar.Add(remaining)
+		rn.progress.add(remaining)
 	default:
 		r.Times = append(r.Times, time.Duration(out.Nanos))
 		r.Allocs = append(r.Allocs, out.AllocBytes)
@@ -200,17 +220,17 @@ func (rn *runner) script(s workload.Shape, name string, c contender.Contender) {
 	key := c.Key + "/script " + name
 	if on := rn.cappedOn[key]; on != "" {
 		sr.Status, sr.Note = statusSkipped, "not run: over the cap on "+on
-		_ = rn.bar.Add(1)
+		rn.progress.add(1)
 		return
 	}
 	if why := predictOverCap(rn.res, s, name, c, 2*rn.cfg.cap, rn.cfg.seed); why != "" {
 		sr.Status, sr.Note = statusSkipped, why
 		rn.cappedOn[key] = s.Short()
-		_ = rn.bar.Add(1)
+		rn.progress.add(1)
 		return
 	}
 	out := rn.spawn(job{Contender: c.Key, Shape: s, Script: name, Seed: rn.cfg.seed, Cap: rn.cfg.cap})
-	_ = rn.bar.Add(1)
+	rn.progress.add(1)
 	switch {
 	case out.Capped:
 		sr.Status, sr.Note = statusCapped, "> cap "+(2*rn.cfg.cap).String()
@@ -261,9 +281,8 @@ func cooperativeContenders(cs []contender.Contender) []contender.Contender {
 	return out
 }
 
-// finish computes medians, ratios and the best balance of a cell.
+// finish computes the medians and ratios of a cell.
 func finish(cl *cell) {
-	var best int64 = -1
 	for _, r := range cl.Rows {
 		if len(r.Times) > 0 {
 			ts := slices.Clone(r.Times)
@@ -279,13 +298,9 @@ func finish(cl *cell) {
 				r.GCMed = gs[len(gs)/2]
 			}
 		}
-		if r.Q != nil && r.Q.Valid && r.Q.Withheld == 0 && !r.C.Floor && (best < 0 || r.Q.SumSq < best) {
-			best = r.Q.SumSq
-		}
 	}
 	ref, floor := find(cl, refKey), find(cl, floorKey)
 	for _, r := range cl.Rows {
-		r.BestSumSq = best
 		if r.Median == 0 {
 			continue
 		}

@@ -187,9 +187,7 @@ func TestCapAndInvalid(t *testing.T) {
 // TestOutputsRoundTrip writes results.md, the plots and results.json, and
 // checks that -render redraws the same results.md from results.json.
 func TestOutputsRoundTrip(t *testing.T) {
-	floor, _ := contender.Lookup("floor")
-	franz, _ := contender.Lookup("franz-coop")
-	cfg := config{shapes: tiny, scenarios: []workload.Scenario{workload.Fresh, workload.Join}, contenders: []contender.Contender{franz, floor},
+	cfg := config{shapes: tiny, scenarios: []workload.Scenario{workload.Fresh, workload.Join}, contenders: lookupAll(t, "franz-coop", "floor", "ours-coop"),
 		reps: 1, cap: 10 * time.Second, seed: 1}
 	res := run(cfg, inProcess, &bytes.Buffer{})
 	res.Date = time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
@@ -203,7 +201,7 @@ func TestOutputsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"time-fresh.png", "time-join.png", "moves.png"} {
+	for _, name := range []string{"time-fresh.png", "time-fresh-variants.png", "time-join.png", "time-join-variants.png", "moves.png"} {
 		if _, err := os.Stat(filepath.Join(dir, "plots", name)); err != nil {
 			t.Error(err)
 		}

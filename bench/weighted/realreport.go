@@ -8,10 +8,9 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/kgroup/assignor/bench/internal/plotkit"
 )
 
 // groupResult is what one group of the real-group experiment did.
@@ -107,7 +106,7 @@ func realPlot(rs []groupResult, path string) error {
 				if err != nil {
 					return err
 				}
-				l.Color = plotutil.Color(m)
+				l.Color = plotkit.Color(m)
 				pair.p.Add(l)
 				if pair.p == lag {
 					pair.p.Legend.Add(fmt.Sprintf("member %d (load %.0f%%)", m, 100*r.Load[m]), l)
@@ -125,23 +124,7 @@ func realPlot(rs []groupResult, path string) error {
 		lag.Y.Min, rate.Y.Min, lag.Y.Max = 0, 0, max(1, most*1.05)
 		plots[i] = []*plot.Plot{lag, rate}
 	}
-	img := vgimg.New(14*vg.Inch, vg.Length(5*len(rs))*vg.Inch)
-	dc := draw.New(img)
-	canvases := plot.Align(plots, draw.Tiles{Rows: len(rs), Cols: 2, PadX: vg.Inch / 4, PadY: vg.Inch / 4}, dc)
-	for i := range plots {
-		for j := range plots[i] {
-			plots[i][j].Draw(canvases[i][j])
-		}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return plotkit.SaveGrid(plots, 14*vg.Inch, vg.Length(5*len(rs))*vg.Inch, path)
 }
 
 // realMarker starts the real-group section of the results page; the

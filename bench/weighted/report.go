@@ -3,14 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/kgroup/assignor/bench/internal/plotkit"
 )
 
 // target is the goal for the weighted plan's heaviest load over the
@@ -199,14 +201,22 @@ func dur(d time.Duration) string {
 func mb(n uint64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 
 // ratioPlot draws, per contender, the worst fresh heaviest-load ratio over
-// the workloads against partitions per member (log x).
+// the workloads against partitions per member (log x); a contender that
+// did not run a shape leaves a gap in its line there.
 func ratioPlot(cells []cell, es []entrant, path string) error {
 	p := plot.New()
 	p.Title.Text = "Heaviest load ÷ lower bound (fresh, worst over the skewed workloads)"
-	p.X.Label.Text = "partitions per member"
+	p.X.Label.Text = "partitions per member (log scale)"
 	p.Y.Label.Text = "heaviest load ÷ max(total/members, heaviest partition)"
 	p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
-	p.Legend.Top = true
+	leg := plot.NewLegend()
+	var xs []float64 // every contender's points, so that a missing one is a gap
+	for _, c := range cells {
+		if !slices.Contains(xs, perMember(c)) {
+			xs = append(xs, perMember(c))
+		}
+	}
+	slices.Sort(xs)
 	for i, e := range es {
 		worst := map[float64]float64{}
 		for _, c := range cells {
@@ -215,28 +225,24 @@ func ratioPlot(cells []cell, es []entrant, path string) error {
 			}
 		}
 		var xys plotter.XYs
-		for x, y := range worst {
+		for _, x := range xs {
+			y, ok := worst[x]
+			if !ok {
+				y = math.NaN()
+			}
 			xys = append(xys, plotter.XY{X: x, Y: y})
 		}
-		if len(xys) == 0 {
-			continue
-		}
-		slices.SortFunc(xys, func(a, b plotter.XY) int { return int(a.X - b.X) })
-		l, s, err := plotter.NewLinePoints(xys)
-		if err != nil {
+		if err := plotkit.AddSeries(p, &leg, e.Name, xys, plotkit.Nth(i)); err != nil {
 			return err
 		}
-		l.Color, s.Color, s.Shape = plotutil.Color(i), plotutil.Color(i), plotutil.Shape(i)
-		p.Add(l, s)
-		p.Legend.Add(e.Name, l, s)
 	}
 	line, err := plotter.NewLine(plotter.XYs{{X: 1, Y: target}, {X: 1000, Y: target}})
 	if err != nil {
 		return err
 	}
-	line.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
+	line.Dashes = plotkit.Dashed
 	p.Add(line)
-	p.Legend.Add(fmt.Sprintf("target %.2f×", target), line)
+	leg.Add(fmt.Sprintf("target %.2f×", target), line)
 	p.X.Min, p.X.Max, p.Y.Min = 3, 700, 1
-	return p.Save(9*vg.Inch, 6*vg.Inch, path)
+	return plotkit.Save(p, leg, 7*vg.Inch, 5*vg.Inch, path)
 }

@@ -20,7 +20,6 @@ type Quality struct {
 	Spread        int      `json:"spread"`
 	Empty         int      `json:"empty"` // members given nothing
 	SumSq         int64    `json:"sumsq"`
-	LowerSumSq    int64    `json:"lower_sumsq"`
 	Uniform       bool     `json:"uniform"` // every member subscribes to the same topics
 	Moves         int      `json:"moves"`
 	MinMoves      int      `json:"min_moves"`
@@ -28,9 +27,6 @@ type Quality struct {
 	RackTotal     int      `json:"rack_total,omitempty"` // assigned partitions with racks known on both sides
 	RackLocal     int      `json:"rack_local,omitempty"` // of those, on a member in a replica's rack
 }
-
-// Optimal reports whether the plan reaches the lower bound on SumSq.
-func (q Quality) Optimal() bool { return q.SumSq == q.LowerSumSq }
 
 const maxViolations = 5
 
@@ -77,7 +73,6 @@ func Evaluate(topics []assignor.Topic, members []contender.MemberJoin, as []cont
 		}
 	}
 	q.Withheld = q.Subscribed - q.Assigned
-	q.LowerSumSq = evenSumSq(q.Subscribed, len(members))
 	if q.Uniform {
 		q.MinMoves = minMoves(members, q.Subscribed)
 	}
