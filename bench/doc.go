@@ -87,6 +87,20 @@
 //   - -list names the contenders; -contenders, -shapes, -scenarios, -reps,
 //     -cap and -seed narrow a run.
 //
+// # The other programs of this module
+//
+//   - go run ./bench/e2e: the end-to-end figures of docs/sarama.md and
+//     docs/franzgo.md (real groups on kfake, every script with ours and
+//     the client's own assignors, medians over interleaved runs).
+//   - go run ./bench/kip848: KIP-848 groups beside classic ones, on kfake
+//     or Apache Kafka 4.4 (docs/kip848.md).
+//   - go run ./bench/weighted: the weighted assignor on skewed loads
+//     (docs/weighted-results.md).
+//
+// bench/kafka is not a Go program: it is the Maven project of the JVM
+// harness that times Kafka's own assignors, built and run by this command
+// when Java and Maven are present.
+//
 // # Your own assignor
 //
 // This command is a thin main over package bench/runner: a program that

@@ -118,28 +118,6 @@ func TestE2E(t *testing.T) {
 	}
 }
 
-// TestE2EFigures runs the scripts with ours, sarama's cooperative-sticky and
-// sarama's eager sticky, three runs each, and prints the medians; set
-// ASSIGNOR_E2E_FIGURES=1 (outside CI; about ten minutes). It fails only if a
-// run fails or our assignor planned an overlap.
-func TestE2EFigures(t *testing.T) {
-	if os.Getenv("ASSIGNOR_E2E_FIGURES") == "" {
-		t.Skip("set ASSIGNOR_E2E_FIGURES=1 to print the figures of docs/sarama.md (about ten minutes)")
-	}
-	progress := func(rep e2e.Report, err error) {
-		if err != nil {
-			t.Errorf("run failed: %v", err)
-			return
-		}
-		t.Log(rep.String())
-		for _, o := range rep.OverlapsLedBy(oursLed) {
-			t.Errorf("overlap in a generation our assignor planned: %v", o)
-		}
-	}
-	rows := e2e.DefaultFigures(3, e2e.Options{}, progress)
-	t.Log("\n" + e2e.Markdown(rows))
-}
-
 // TestClientReplicaRacks reads replica racks through a real sarama client:
 // kfake puts every broker in rack "krack", so each partition's replicas
 // collapse to that one rack; an unknown partition has none.
