@@ -3,7 +3,7 @@ module github.com/kgroup/assignor/adapters/kgoassignor
 go 1.26.0
 
 require (
-	github.com/kgroup/assignor v0.0.0
+	github.com/kgroup/assignor v0.1.0
 	github.com/twmb/franz-go v1.22.3
 	github.com/twmb/franz-go/pkg/kmsg v1.15.1
 	pgregory.net/rapid v1.3.0

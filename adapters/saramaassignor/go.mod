@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/IBM/sarama v1.61.1
-	github.com/kgroup/assignor v0.0.0
+	github.com/kgroup/assignor v0.1.0
 )
 
 require (

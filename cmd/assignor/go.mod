@@ -12,8 +12,8 @@ replace (
 
 require (
 	github.com/IBM/sarama v1.61.1
-	github.com/kgroup/assignor v0.0.0
-	github.com/kgroup/assignor/adapters/saramaassignor v0.0.0
+	github.com/kgroup/assignor v0.1.0
+	github.com/kgroup/assignor/adapters/saramaassignor v0.1.0
 	github.com/twmb/franz-go v1.22.3
 	github.com/twmb/franz-go/pkg/kadm v1.20.0
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
