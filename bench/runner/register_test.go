@@ -55,9 +55,9 @@ func (rotate) Assign(g assignor.Group) (assignor.Plan, error) {
 // kit's Run and Benchmark do: these lines are the test, they compile.
 var (
 	_ runner.Assignor = runner.Contender("c1", "", sticky.New)                                       // func() *sticky.Assignor
-	_ runner.Assignor = runner.Contender("c2", "", roundrobin.New)                                   // func() assignor.Assignor
+	_ runner.Assignor = runner.Contender("c2", "", roundrobin.New)                                   // func() *roundrobin.Assignor
 	_ runner.Assignor = runner.Contender("c3", "", newRotate)                                        // func() rotate, a value type
-	_ runner.Assignor = runner.Contender("c4", "", func() assignor.Assignor { return sticky.New() }) // a closure
+	_ runner.Assignor = runner.Contender("c4", "", func() assignor.Assignor { return sticky.New() }) // a closure returning the interface
 )
 
 // TestRegister: a concrete constructor registers both rows; a bad key, a
