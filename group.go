@@ -102,7 +102,7 @@ func CloneTopicPartitions(tps []TopicPartitions) []TopicPartitions {
 	}
 	out := make([]TopicPartitions, len(tps))
 	for i, tp := range tps {
-		out[i] = TopicPartitions{Topic: tp.Topic, Partitions: slices.Clone(tp.Partitions)}
+		setRun(&out[i], tp.Topic, slices.Clone(tp.Partitions)) // field stores: see setRun
 	}
 	return out
 }
