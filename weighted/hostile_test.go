@@ -41,18 +41,7 @@ func TestReportCannotFailTheGroup(t *testing.T) {
 			{ID: "b", Topics: []string{"t"}, Generation: 3, Owned: []assignor.TopicPartitions{{Topic: "t", Partitions: []int32{1}}}},
 		},
 	}
-	for _, a := range []assignor.Assignor{New(), cooperative.Wrap(New())} {
-		plan, err := a.Assign(g)
-		if err != nil {
-			t.Fatalf("%s: %v", a.Name(), err)
-		}
-		if err := assignor.CheckPlan(g, plan, assignor.Protocols(a)[0]); err != nil {
-			t.Fatalf("%s: %v", a.Name(), err)
-		}
-	}
-	if _, err := New().Drift(g); err != nil {
-		t.Fatalf("Drift: %v", err)
-	}
+	assignsValidly(t, g)
 	issues := CheckReports(indexOf(t, g))
 	want := fmt.Sprintf(`[member "a": report at generation 3: topic "t" partition 0 weighs %d, above %d: counted as %d]`, maxTotal, MaxReportedWeight, MaxReportedWeight)
 	if got := fmt.Sprint(issues); got != want {
@@ -220,17 +209,24 @@ func FuzzHostileReport(f *testing.F) {
 				t.Fatalf("issue about an honest member: %v", i)
 			}
 		}
-		for _, a := range []assignor.Assignor{New(), cooperative.Wrap(New())} {
-			plan, err := a.Assign(g)
-			if err != nil {
-				t.Fatalf("%s: %v", a.Name(), err)
-			}
-			if err := assignor.CheckPlan(g, plan, assignor.Protocols(a)[0]); err != nil {
-				t.Fatalf("%s: %v", a.Name(), err)
-			}
-		}
-		if _, err := New().Drift(g); err != nil {
-			t.Fatalf("Drift: %v", err)
-		}
+		assignsValidly(t, g)
 	})
+}
+
+// assignsValidly fails t unless weighted and cooperative-weighted both
+// assign g without an error and with a valid plan, and Drift reads it.
+func assignsValidly(t testing.TB, g assignor.Group) {
+	t.Helper()
+	for _, a := range []assignor.Assignor{New(), cooperative.Wrap(New())} {
+		plan, err := a.Assign(g)
+		if err != nil {
+			t.Fatalf("%s: %v", a.Name(), err)
+		}
+		if err := assignor.CheckPlan(g, plan, assignor.Protocols(a)[0]); err != nil {
+			t.Fatalf("%s: %v", a.Name(), err)
+		}
+	}
+	if _, err := New().Drift(g); err != nil {
+		t.Fatalf("Drift: %v", err)
+	}
 }

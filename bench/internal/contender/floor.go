@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kgroup/assignor"
+	"github.com/kgroup/assignor/bench/internal/touchfloor"
 	"github.com/kgroup/assignor/wire"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -138,69 +139,10 @@ func (r *floorRunner) leadKmsg() error {
 	return nil
 }
 
-// group turns r.owner into each member's topic-grouped partitions: a
-// counting sort of the partitions by member, then one sequential pass per
-// member writing its runs (all members share one array of partition IDs and
-// one of entries).
+// group turns r.owner into each member's topic-grouped partitions, the
+// fastest known way (touchfloor.Lists).
 func (r *floorRunner) group() [][]assignor.TopicPartitions {
-	n := len(r.raw)
-	from := make([]int32, n+1) // from[m]: where member m's partitions start
-	runs := 0                  // topic runs over all members
-	last := make([]int32, n)   // 1 + the member's last topic
-	p := 0
-	for t, topic := range r.topics {
-		for range topic.Partitions {
-			if m := r.owner[p]; m >= 0 {
-				from[m+1]++
-				if last[m] != int32(t)+1 {
-					last[m] = int32(t) + 1
-					runs++
-				}
-			}
-			p++
-		}
-	}
-	for m := range n {
-		from[m+1] += from[m]
-	}
-	// flat[from[m]:from[m+1]]: member m's partitions in flat order; the
-	// topic of each is found by walking the topics alongside.
-	flat := make([]int32, from[n])
-	next := last // reused: the next free slot per member
-	copy(next, from[:n])
-	for p, m := range r.owner {
-		if m >= 0 {
-			flat[next[m]] = int32(p)
-			next[m]++
-		}
-	}
-	entries := make([]assignor.TopicPartitions, 0, runs)
-	plan := make([][]assignor.TopicPartitions, n)
-	for m := range n {
-		seg := flat[from[m]:from[m+1]]
-		begin := len(entries)
-		t, lo, hi := -1, int32(0), int32(0) // topic t holds flat partitions [lo, hi)
-		start := 0
-		for i, fp := range seg {
-			if fp >= hi {
-				if t >= 0 {
-					entries[len(entries)-1].Partitions = seg[start:i:i]
-				}
-				for fp >= hi {
-					t++
-					lo, hi = hi, hi+int32(len(r.topics[t].Partitions))
-				}
-				entries = append(entries, assignor.TopicPartitions{Topic: r.topics[t].Name})
-				start = i
-			}
-			seg[i] = r.topics[t].Partitions[fp-lo]
-		}
-		if t >= 0 {
-			entries[len(entries)-1].Partitions = seg[start:len(seg):len(seg)]
-		}
-		plan[m] = entries[begin:len(entries):len(entries)]
-	}
-	return plan
+	return touchfloor.Lists(r.topics, nil, r.owner, nil, len(r.raw))
 }
 
 func (r *floorRunner) Result() ([]Assignment, error) {
